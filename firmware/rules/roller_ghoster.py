@@ -169,6 +169,14 @@ class RollerGhoster:
             return True
         return False
 
+    def preview(self, action):
+        # Where a move or ghost action would leave the moved ghost (for displays).
+        if action[0] == "move":
+            return self._resolve(self.turn, STEPS[self.face], action[1] if len(action) > 1 else None)[3]
+        if action[0] == "ghost":
+            return self._resolve(action[1], 1, action[2])[3]
+        return None
+
     # ---- actions ---------------------------------------------------------
 
     def apply(self, action):

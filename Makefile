@@ -1,0 +1,57 @@
+# hauntbox: `make sim` plays a game on the simulated board, `make test` runs every test.
+# Both set up their own environment (Python venv + the MicroPython VM from npm).
+
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+ARGS    ?=
+
+.PHONY: sim test deps venv lint typecheck check-beams bench reliability flash flash-dry-run clean help
+
+help:
+	@echo "make sim          play a whole game on the simulated board (ARGS='--players 3 --seed 7 --noise none')"
+	@echo "make test         run every test (unit, simulation, MicroPython VM, host tools, lint)"
+	@echo "make check-beams  beam accuracy over 10,000 simulated rotations with noise"
+	@echo "make flash        compile and copy the firmware to a Pico (ARGS='--port /dev/ttyACM0')"
+	@echo "make flash-dry-run  list the files and sizes a flash would copy"
+
+venv: $(STAMP)
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+deps: $(STAMP) $(NODE_STAMP)
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+sim: $(STAMP)
+	$(BIN)/python -m sim $(ARGS)
+
+test: deps
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check firmware sim host tests
+
+typecheck: $(STAMP)
+	$(BIN)/python tests/typecheck.py
+
+check-beams: $(STAMP)
+	$(BIN)/python -m sim.checks beams --rotations 10000 $(ARGS)
+
+flash: $(STAMP)
+	$(BIN)/hauntbox flash $(ARGS)
+
+flash-dry-run: $(STAMP)
+	$(BIN)/hauntbox flash --dry-run
+
+clean:
+	rm -rf build .pytest_cache .ruff_cache .mypy_cache
+
+distclean: clean
+	rm -rf $(VENV) node_modules

@@ -1,0 +1,42 @@
+# Board factory: builds the machine objects (Pin, PWM, NeoPixel) for a build
+# from its pin map (firmware/boards/<build>.json). Drivers receive these objects;
+# they never see pin numbers. In the simulator the same code runs against the
+# fake machine module, so the simulated build is wired exactly like the real one.
+
+import json
+
+from machine import PWM, Pin
+
+_PULLS = {"up": Pin.PULL_UP, "down": Pin.PULL_DOWN}
+
+
+def load_pinmap(build, root=""):
+    with open(root + "boards/" + build + ".json") as f:
+        return json.load(f)
+
+
+class Board:
+    def __init__(self, pinmap):
+        self.map = pinmap
+        self.pins = pinmap["pins"]
+
+    def has(self, name):
+        return name in self.pins
+
+    def gpio(self, name):
+        return self.pins[name]["gpio"]
+
+    def input(self, name):
+        p = self.pins[name]
+        return Pin(p["gpio"], Pin.IN, _PULLS.get(p.get("pull"), None))
+
+    def active_level(self, name):
+        return self.pins[name].get("active", 0)
+
+    def pwm(self, name):
+        p = self.pins[name]
+        return PWM(Pin(p["gpio"]), freq=p.get("freq", 50), duty_ns=0)
+
+    def neopixel(self, name, count):
+        import neopixel
+        return neopixel.NeoPixel(Pin(self.pins[name]["gpio"], Pin.OUT), count)

@@ -1,0 +1,57 @@
+# All staircase beams behind one ThreadSafeFlag: the IRQs set the flag, one task
+# decodes balls and reports them. The task sleeps until an edge or until the next
+# time-based decision of a decoder; it never busy-polls.
+
+import asyncio
+from time import ticks_us
+
+
+class BeamBank:
+    def __init__(self, beams, flag, on_ball=None, on_stuck=None):
+        self.beams = beams
+        self.flag = flag
+        self.on_ball = on_ball      # on_ball(staircase, count)
+        self.on_stuck = on_stuck    # on_stuck(staircase, stuck: bool)
+        self._stuck_seen = [False] * len(beams)
+        self.healthy_at = 0         # ticks_ms of the last loop pass (watchdog health)
+
+    def counts(self):
+        return tuple(b.balls for b in self.beams)
+
+    def reset_counts(self):
+        for b in self.beams:
+            b.reset_count()
+
+    def stuck(self):
+        return tuple(k + 1 for k in range(len(self.beams)) if self.beams[k].stuck)
+
+    def poll(self):
+        # Decode every beam now; returns the shortest wait (us) any decoder asks for, or -1.
+        now = ticks_us()
+        wait = -1
+        for k in range(len(self.beams)):
+            b = self.beams[k]
+            n = b.poll(now)
+            if n and self.on_ball is not None:
+                self.on_ball(k + 1, n)
+            if b.stuck != self._stuck_seen[k]:
+                self._stuck_seen[k] = b.stuck
+                if self.on_stuck is not None:
+                    self.on_stuck(k + 1, b.stuck)
+            d = b.next_deadline_us(now)
+            if d >= 0 and (wait < 0 or d < wait):
+                wait = d
+        return wait
+
+    async def run(self):
+        from time import ticks_ms
+        while True:
+            self.healthy_at = ticks_ms()
+            wait = self.poll()
+            if wait < 0:
+                # Idle: wake on an edge, or once a second to show we are alive.
+                wait = 1000000
+            try:
+                await asyncio.wait_for_ms(self.flag.wait(), wait // 1000 + 1)
+            except asyncio.TimeoutError:
+                pass

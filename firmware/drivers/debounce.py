@@ -1,0 +1,54 @@
+# A debounced digital input (button, notch switch) over an EdgeRecorder.
+# The level counts as settled once no edge has arrived for debounce_ms (timed
+# from the captured edge timestamps); presses are counted on settled
+# transitions to the active level.
+
+from time import ticks_diff, ticks_us
+
+
+class DebouncedInput:
+    def __init__(self, recorder, active_level=0, debounce_ms=20):
+        self.rec = recorder
+        self.active_level = active_level
+        self.debounce_us = debounce_ms * 1000
+        self.stable = recorder.level()
+        self._raw = self.stable
+        self._last_edge = ticks_us()
+        self.presses = 0
+        self.edges = 0
+        self._sink = self._edge
+
+    def _edge(self, t_us, level):
+        self.edges += 1
+        self._raw = level
+        self._last_edge = t_us
+
+    def update(self):
+        # Returns True if the settled level changed.
+        self.rec.read(self._sink)
+        raw = self.rec.level()
+        if raw != self._raw:
+            # A change the IRQ missed (e.g. lost edge): time it from now.
+            self._raw = raw
+            self._last_edge = ticks_us()
+        if raw != self.stable and ticks_diff(ticks_us(), self._last_edge) >= self.debounce_us:
+            self.stable = raw
+            if raw == self.active_level:
+                self.presses += 1
+            return True
+        return False
+
+    def settle_wait_ms(self):
+        # Milliseconds until the pending level can be taken as settled (0 if none).
+        if self._raw == self.stable:
+            return 0
+        left = self.debounce_us - ticks_diff(ticks_us(), self._last_edge)
+        return left // 1000 + 1 if left > 0 else 1
+
+    def active(self):
+        return self.stable == self.active_level
+
+    def take_presses(self):
+        n = self.presses
+        self.presses = 0
+        return n

@@ -1,0 +1,140 @@
+# Roller Ghoster controller: binds the rules to the tower, the LEDs and the panel.
+# One turn: ROLL press -> die -> (choice) -> move -> on an arrow the tower turns
+# one notch and the beams say which staircases a ball came down -> knock-downs.
+# State is saved after every completed turn, so a reset loses nothing.
+
+import asyncio
+
+from rules.errors import CHANCE
+from rules.roller_ghoster import FACES, RollerGhoster
+from devices.tower import JAM
+
+SAVE_NAME = "roller_ghoster"
+
+
+class RollerController:
+    def __init__(self, layout_cfg, tower, display, decider, bus, store, rng, colours):
+        self.layout_cfg = layout_cfg
+        self.tower = tower
+        self.display = display
+        self.decider = decider
+        self.bus = bus
+        self.store = store
+        self.rng = rng
+        self.colours = colours
+        self.game = None
+        self.die_show_ms = 400
+        self.faults = 0
+        self.turns = 0
+        self.paused = False
+        decider.on_highlight = self._highlight
+
+    # ---- setup -----------------------------------------------------------
+
+    def new_game(self, players, start=0):
+        self.game = RollerGhoster(self.layout_cfg, players, start)
+        self.bus.publish(("game", "roller-ghoster", players, start))
+        self.bus.publish(("turn", start))
+        self.save()
+        self.display.render(self.game)
+
+    def resume(self, saved):
+        # saved: dict from the store; raises RuleError/ValueError if invalid.
+        game = RollerGhoster.from_dict(self.layout_cfg, saved.get("game"))
+        rng_state = saved.get("rng")
+        if isinstance(rng_state, dict):
+            from rules.rng import Rng
+            self.rng = Rng.from_dict(rng_state)
+        self.game = game
+        self.bus.publish(("resumed", "roller-ghoster", game.players, game.turn))
+        self.display.render(game)
+
+    def save(self):
+        self.store.save(SAVE_NAME, {"game": self.game.to_dict(), "rng": self.rng.to_dict()})
+
+    # ---- helpers ---------------------------------------------------------
+
+    def _highlight(self, option):
+        g = self.game
+        self.display.highlight = g.preview(option) if g is not None and option else None
+        if g is not None:
+            self.display.render(g)
+
+    def _apply(self, action):
+        effects = self.game.apply(action)
+        done = False
+        for e in effects:
+            self.bus.publish(e)
+            if e[0] == "turn" or e[0] == "win":
+                done = True
+        if done:
+            self.turns += 1
+            self.save()
+        self.display.highlight = None
+        self.display.render(self.game)
+        return effects
+
+    def fault(self, code, detail=None):
+        self.faults += 1
+        self.display.fault = True
+        self.display.render(self.game)
+        self.bus.publish(("fault", code, detail))
+
+    def clear_fault(self):
+        if self.display.fault:
+            self.display.fault = False
+            self.display.render(self.game)
+
+    # ---- the turn loop ---------------------------------------------------
+
+    async def play(self):
+        g = self.game
+        while not g.is_over():
+            await self.step()
+        return g.winner
+
+    async def step(self):
+        g = self.game
+        if g.to_act == CHANCE:
+            if g.phase == "roll":
+                await self.decider.ask("roll", g.turn, [("roll",)])
+                face = FACES[self.rng.below(len(FACES))]
+                self._apply(("roll", face))
+                await asyncio.sleep_ms(self.die_show_ms)
+            else:
+                stairs = await self.turn_tower()
+                self._apply(("balls", stairs))
+            return
+        actions = g.legal_actions()
+        if len(actions) == 1:
+            self._apply(actions[0])
+            return
+        choice = await self.decider.ask(g.phase, g.turn, actions)
+        self._apply(choice)
+
+    async def turn_tower(self):
+        tower = self.tower
+        if not tower.reservoir_full():
+            self.bus.publish(("reservoir", "refill"))
+            while not tower.reservoir_full():
+                await self.decider.ask("refill", self.game.turn, [("confirm",)])
+        self.bus.publish(("rotating",))
+        status, counts = await tower.rotate()
+        if status == JAM:
+            self.fault("jam", "no notch after retry: turn the tower one notch by hand, then confirm")
+            await self.decider.ask("manual_turn", self.game.turn, [("confirm",)])
+            self.clear_fault()
+            await tower.collect()
+            counts = tower.beams.counts()
+        self.bus.publish(("rotated", counts))
+        stairs = [k + 1 for k in range(len(counts)) if counts[k] > 0]
+        stuck = tower.beams.stuck()
+        for k in stuck:
+            # A stuck beam cannot see balls: the players say what happened.
+            if k in stairs:
+                stairs.remove(k)
+            ans = await self.decider.ask("ball_on_%d" % k, self.game.turn, [("no",), ("yes",)])
+            if ans == ("yes",):
+                stairs.append(k)
+        stairs.sort()
+        return tuple(stairs)

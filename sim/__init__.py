@@ -1,0 +1,1 @@
+"""hauntbox simulator: runs the unmodified firmware on CPython against simulated hardware."""

@@ -1,0 +1,108 @@
+"""Accuracy checks of the firmware's sensing against the simulator's ground truth.
+
+`python -m sim.checks beams --rotations 10000` turns the simulated tower with
+the firmware's own Tower/BeamBank code, noise on, and compares the balls it
+detected on each staircase with the balls the physical model released.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class BeamReport:
+    rotations: int
+    released: int
+    detected: int
+    missed: int
+    phantom: int
+    per_staircase: list[tuple[int, int]]   # (released, detected) per staircase
+    glitches_rejected: int
+    jams: int
+    sim_seconds: float
+    wall_seconds: float
+
+    def lines(self) -> list[str]:
+        out = [
+            f"rotations: {self.rotations}  (jams: {self.jams})",
+            f"balls released by the model: {self.released}",
+            f"balls detected by the firmware: {self.detected}",
+            f"missed: {self.missed}",
+            f"phantom: {self.phantom}",
+            f"glitches rejected by the filter: {self.glitches_rejected}",
+        ]
+        for k, (r, d) in enumerate(self.per_staircase, 1):
+            out.append(f"  staircase {k}: released {r}, detected {d}")
+        out.append(f"{self.sim_seconds:.0f} s simulated in {self.wall_seconds:.1f} s")
+        return out
+
+
+def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
+                  progress: bool = False) -> BeamReport:
+    from sim import install as sim_install
+    from sim.roller_board import RollerSim
+
+    s = RollerSim(players=2, seed=seed, noise=noise)
+    tower = s.app.build.tower
+    model = s.tower
+    n = model.cfg.staircases
+    missed = phantom = detected = released = 0
+    per = [[0, 0] for _ in range(n)]
+    t0 = time.monotonic()
+
+    async def run() -> None:
+        nonlocal missed, phantom, detected, released
+        s.app.tasks.append(__import__("asyncio").create_task(s.app.build.beams.run()))
+        for i in range(rotations):
+            model.refill()
+            start = s.clock.now_us
+            status, counts = await tower.rotate()
+            truth = model.balls_per_staircase(start, s.clock.now_us)
+            for k in range(n):
+                per[k][0] += truth[k]
+                per[k][1] += counts[k]
+                released += truth[k]
+                detected += counts[k]
+                if counts[k] < truth[k]:
+                    missed += truth[k] - counts[k]
+                else:
+                    phantom += counts[k] - truth[k]
+            if progress and (i + 1) % 1000 == 0:
+                print(f"  {i + 1}/{rotations} rotations", file=sys.stderr)
+        await s.app.stop_tasks()
+
+    sim_install.run(run())
+    glitches = sum(b.glitches for b in s.app.build.beams.beams)
+    return BeamReport(rotations, released, detected, missed, phantom,
+                      [tuple(x) for x in per], glitches, tower.jams,  # type: ignore[misc]
+                      s.clock.now_us / 1e6, time.monotonic() - t0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="hauntbox check", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="what", required=True)
+    b = sub.add_parser("beams", help="beam accuracy over many simulated rotations")
+    b.add_argument("--rotations", type=int, default=10000)
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
+    args = p.parse_args(argv)
+    if args.what == "beams":
+        if args.rotations < 1:
+            print("hauntbox check: --rotations must be at least 1", file=sys.stderr)
+            return 2
+        print(f"Beam accuracy: {args.rotations} rotations, noise={args.noise}, seed={args.seed}")
+        rep = beam_accuracy(args.rotations, args.seed, args.noise, progress=True)
+        for line in rep.lines():
+            print(line)
+        ok = rep.missed == 0 and rep.phantom == 0 and rep.jams == 0
+        print("RESULT: " + ("PASS" if ok else "FAIL") + f" ({rep.missed} missed, {rep.phantom} phantom)")
+        return 0 if ok else 1
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

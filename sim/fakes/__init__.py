@@ -1,0 +1,1 @@
+"""Fake MicroPython modules (machine, neopixel, micropython, rp2) for the simulator."""

@@ -1,0 +1,86 @@
+"""Fake `neopixel` module (MicroPython's API) that encodes frames with adafruit_pixelbuf.
+
+The firmware talks to `neopixel.NeoPixel` exactly as on the Pico. On `write()`
+the pixel values go through `adafruit_pixelbuf.PixelBuf` (the pixel-buffer
+library behind adafruit-circuitpython-neopixel) in GRB order, so `frames`
+records the exact byte stream a WS2812 chain would receive.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import adafruit_pixelbuf
+
+from sim import runtime
+
+# WS2812 timing: 1.25 us per bit, 24 bits per LED, plus a >50 us latch.
+BIT_NS = 1250
+LATCH_US = 50
+
+
+class _Encoder(adafruit_pixelbuf.PixelBuf):
+    def __init__(self, n: int, order: str) -> None:
+        self.sent = b""
+        super().__init__(n, byteorder=order, brightness=1.0, auto_write=False)
+
+    def _transmit(self, buffer: bytearray) -> None:
+        self.sent = bytes(buffer)
+
+
+class NeoPixel:
+    ORDER = (1, 0, 2, 3)  # GRB, as MicroPython's driver
+
+    fail_writes = 0  # set by fault injection: that many next writes raise OSError
+
+    def __init__(self, pin: Any, n: int, bpp: int = 3, timing: int = 1) -> None:
+        if bpp not in (3, 4):
+            raise ValueError("bpp must be 3 or 4")
+        self.pin = pin
+        self.n = n
+        self.bpp = bpp
+        self._px = [(0, 0, 0)] * n
+        self._enc = _Encoder(n, "GRB" if bpp == 3 else "GRBW")
+        self.frames: list[tuple[int, bytes]] = []
+        self.writes = 0
+        self.irq_off_us_total = 0
+        pin.neopixel = self  # type: ignore[attr-defined]
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __setitem__(self, i: int, colour: tuple) -> None:
+        self._px[i] = tuple(int(c) for c in colour)
+
+    def __getitem__(self, i: int) -> tuple:
+        return self._px[i]
+
+    def fill(self, colour: tuple) -> None:
+        self._px = [tuple(int(c) for c in colour)] * self.n
+
+    def write(self) -> None:
+        if NeoPixel.fail_writes > 0:
+            NeoPixel.fail_writes -= 1
+            raise OSError(5)
+        for i, c in enumerate(self._px):
+            self._enc[i] = c
+        self._enc.show()
+        self.writes += 1
+        self.irq_off_us_total += self.write_time_us()
+        self.frames.append((runtime.clock().now_us, self._enc.sent))
+        if len(self.frames) > 64:
+            del self.frames[:32]
+
+    def write_time_us(self) -> int:
+        return self.n * self.bpp * 8 * BIT_NS // 1000 + LATCH_US
+
+    def last_frame(self) -> bytes:
+        return self.frames[-1][1] if self.frames else b""
+
+    def decoded(self) -> list[tuple[int, int, int]]:
+        """The RGB colours the chain shows, decoded from the last byte stream."""
+        raw = self.last_frame()
+        out = []
+        for i in range(0, len(raw), self.bpp):
+            g, r, b = raw[i], raw[i + 1], raw[i + 2]
+            out.append((r, g, b))
+        return out

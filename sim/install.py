@@ -1,0 +1,112 @@
+"""Install the fake MicroPython modules so the unmodified firmware imports on CPython.
+
+After `install()`:
+- `import machine`, `neopixel`, `micropython`, `rp2` give the simulator's fakes;
+- `time.ticks_ms/ticks_us/ticks_diff/ticks_add/sleep_ms/sleep_us` exist and run
+  on the virtual clock;
+- `asyncio.sleep_ms`, `asyncio.wait_for_ms` and `asyncio.ThreadSafeFlag` exist
+  (MicroPython's asyncio extensions), built on CPython's asyncio;
+- `firmware/` is on sys.path.
+"""
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from sim import runtime
+from sim.clock import VirtualClock
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRMWARE = ROOT / "firmware"
+
+
+class ThreadSafeFlag:
+    """MicroPython's asyncio.ThreadSafeFlag: set() from an IRQ, one waiter, auto-clear."""
+
+    def __init__(self) -> None:
+        self._ev: asyncio.Event | None = None
+        self._set = False
+
+    def _event(self) -> asyncio.Event:
+        if self._ev is None:
+            self._ev = asyncio.Event()
+            if self._set:
+                self._ev.set()
+        return self._ev
+
+    def set(self) -> None:
+        self._set = True
+        if self._ev is not None:
+            self._ev.set()
+
+    def clear(self) -> None:
+        self._set = False
+        if self._ev is not None:
+            self._ev.clear()
+
+    async def wait(self) -> None:
+        ev = self._event()
+        await ev.wait()
+        self.clear()
+
+
+async def _sleep_ms(ms: float) -> None:
+    await asyncio.sleep(ms / 1000)
+
+
+async def _wait_for_ms(aw: Any, ms: float) -> Any:
+    return await asyncio.wait_for(aw, ms / 1000)
+
+
+def _patch_time() -> None:
+    def clk() -> VirtualClock:
+        return runtime.clock()
+    time.ticks_ms = lambda: clk().ticks_ms()  # type: ignore[attr-defined]
+    time.ticks_us = lambda: clk().ticks_us()  # type: ignore[attr-defined]
+    time.ticks_cpu = lambda: clk().ticks_us()  # type: ignore[attr-defined]
+    time.ticks_add = VirtualClock.ticks_add  # type: ignore[attr-defined]
+    time.ticks_diff = VirtualClock.ticks_diff  # type: ignore[attr-defined]
+    time.sleep_ms = lambda ms: clk().sleep_ms(ms)  # type: ignore[attr-defined]
+    time.sleep_us = lambda us: clk().sleep_us(us)  # type: ignore[attr-defined]
+
+
+_installed = False
+
+
+def install(clock: VirtualClock | None = None) -> VirtualClock:
+    """Install the fakes (idempotent) and start a fresh virtual clock and board."""
+    global _installed
+    from sim.fakes import machine, micropython, neopixel, rp2
+
+    if not _installed:
+        sys.modules["machine"] = machine
+        sys.modules["neopixel"] = neopixel
+        sys.modules["micropython"] = micropython
+        sys.modules["rp2"] = rp2
+        _patch_time()
+        asyncio.sleep_ms = _sleep_ms  # type: ignore[attr-defined]
+        asyncio.wait_for_ms = _wait_for_ms  # type: ignore[attr-defined]
+        asyncio.ThreadSafeFlag = ThreadSafeFlag  # type: ignore[attr-defined]
+        if str(FIRMWARE) not in sys.path:
+            sys.path.insert(0, str(FIRMWARE))
+        _installed = True
+    clk = clock or VirtualClock()
+    runtime.set_clock(clk)
+    runtime.irq_errors.clear()
+    runtime.take_pending_reset()
+    machine.reset_state()
+    neopixel.NeoPixel.fail_writes = 0
+    return clk
+
+
+def run(coro: Any, clock: VirtualClock | None = None) -> Any:
+    """Run a coroutine to completion on a new virtual-time loop."""
+    from sim.loop import VirtualTimeLoop
+    loop = VirtualTimeLoop()
+    try:
+        return loop.run_until_complete(coro)
+    finally:
+        loop.close()

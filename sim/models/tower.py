@@ -1,0 +1,248 @@
+"""Physical model of the motorized Roller Ghoster tower.
+
+It listens to the servo's PWM and drives the notch switch and the four beam
+receivers the way the real build would:
+
+- the servo's pulse width sets the angular speed (stop width = still);
+- the notch switch closes within a small window around each notch and bounces
+  on every transition;
+- on each arrival at a notch the tower releases balls through its exits
+  (a configurable release model), each ball rolls down its staircase and
+  blocks that staircase's beam for a few tens of milliseconds;
+- noise (switch bounce, beam glitches, edge chatter) and faults (jammed servo,
+  stuck or dead beam, dead notch switch, missing balls) can be injected.
+
+The model keeps the ground truth (`released`) so checks can compare what the
+firmware saw with what really happened.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from sim import runtime
+from sim.fakes import machine
+
+
+@dataclass
+class TowerConfig:
+    notches: int = 8
+    stop_ns: int = 1_500_000
+    forward_ns: int = 1_300_000
+    max_speed_dps: float = 120.0           # degrees per second at full forward
+    notch_window_deg: float = 4.0          # switch closed within +-2 degrees of a notch
+    staircases: int = 4
+    balls: int = 3
+    release_p: float = 0.35                # chance that each ball in the tower leaves at a notch
+    roll_ms: tuple[float, float] = (350.0, 900.0)   # time from release to the beam
+    pulse_ms: tuple[float, float] = (15.0, 40.0)    # beam blocked by one ball
+    min_spacing_ms: float = 60.0           # two balls down one staircase are at least this far apart
+    refill_ms: float = 2500.0              # players put the balls back this long after release
+    # noise
+    bounce: bool = False                   # notch switch bounces on every transition
+    glitches_per_s: float = 0.0            # short false pulses on each beam
+    glitch_us: tuple[int, int] = (50, 800)
+    chatter: bool = False                  # ball pulses chatter at their edges
+
+
+@dataclass
+class Faults:
+    jammed: bool = False
+    stuck_beams: set[int] = field(default_factory=set)
+    dead_beams: set[int] = field(default_factory=set)
+    dead_notch: bool = False
+    keep_missing_balls: bool = False       # players forget to put the balls back
+
+
+class TowerModel:
+    def __init__(self, pins: dict[str, int], cfg: TowerConfig | None = None, seed: int = 0,
+                 faults: Faults | None = None) -> None:
+        self.cfg = cfg or TowerConfig()
+        self.faults = faults or Faults()
+        self.rng = random.Random(seed)
+        self.clock = runtime.clock()
+        self.servo_pin = machine.pin(pins["servo"])
+        self.notch_pin = machine.pin(pins["notch"])
+        self.beam_pins = [machine.pin(pins["beam%d" % k]) for k in range(1, self.cfg.staircases + 1)]
+        self.reservoir_pin = machine.pin(pins["reservoir"]) if "reservoir" in pins else None
+        self.angle = 0.0                   # degrees, 0 = at notch 0
+        self.speed = 0.0                   # degrees per second
+        self.t_us = self.clock.now_us      # time of `angle`
+        self._gen = 0
+        self.at_notch = True
+        self.notch_index = 0
+        self.balls_in = self.cfg.balls
+        self.released: list[tuple[int, int]] = []     # ground truth (staircase, beam time us)
+        self.rotations = 0
+        self._beam_busy_until = [0] * self.cfg.staircases
+        self._beam_blocked = [0] * self.cfg.staircases
+        self.notch_pin.sim_drive(0)
+        for p in self.beam_pins:
+            p.sim_drive(None)
+        self._update_reservoir()
+        for k in self.faults.stuck_beams:
+            self.beam_pins[k - 1].sim_drive(0)
+        self._attach_pwm()
+        if self.cfg.glitches_per_s > 0:
+            for k in range(self.cfg.staircases):
+                self._schedule_glitch(k)
+
+    # --- servo ------------------------------------------------------------
+    def _attach_pwm(self) -> None:
+        pwm = getattr(self.servo_pin, "pwm", None)
+        if pwm is None:
+            raise RuntimeError("firmware has not set up the servo PWM yet")
+        pwm.observers.append(self._on_pwm)
+
+    def _now_angle(self) -> float:
+        dt = (self.clock.now_us - self.t_us) / 1e6
+        return self.angle + self.speed * dt
+
+    def _on_pwm(self, pwm: machine.PWM) -> None:
+        ns = pwm.duty_ns()
+        self.angle = self._now_angle()
+        self.t_us = self.clock.now_us
+        if ns == 0 or self.faults.jammed:
+            speed = 0.0
+        else:
+            span = self.cfg.stop_ns - self.cfg.forward_ns
+            speed = self.cfg.max_speed_dps * (self.cfg.stop_ns - ns) / span
+            if abs(speed) < 1.0:
+                speed = 0.0
+            speed = max(-self.cfg.max_speed_dps, min(self.cfg.max_speed_dps, speed))
+        self.speed = speed
+        self._gen += 1
+        self._schedule_boundary(self._gen)
+
+    def _schedule_boundary(self, gen: int) -> None:
+        """Schedule the next time the notch switch changes state at the current speed."""
+        if self.speed == 0:
+            return
+        step = 360.0 / self.cfg.notches
+        half = self.cfg.notch_window_deg / 2
+        a = self._now_angle()
+        # Boundaries sit at k*step +- half; find the next one in the direction of motion.
+        k = a / step
+        cands = []
+        for base in (int(k) - 1, int(k), int(k) + 1, int(k) + 2):
+            for edge in (base * step - half, base * step + half):
+                d = (edge - a) if self.speed > 0 else (a - edge)
+                if d > 1e-9:
+                    cands.append(d)
+        d = min(cands)
+        t = self.clock.now_us + int(d / abs(self.speed) * 1e6) + 1
+
+        def fire() -> None:
+            if gen != self._gen:
+                return
+            self._boundary()
+            self._schedule_boundary(gen)
+        self.clock.at(t, fire)
+
+    def _boundary(self) -> None:
+        step = 360.0 / self.cfg.notches
+        half = self.cfg.notch_window_deg / 2
+        a = self._now_angle()
+        nearest = round(a / step)
+        inside = abs(a - nearest * step) < half + 1e-6
+        # Moving forward, the window is entered at its low edge, left at its high edge.
+        entering = (a < nearest * step) == (self.speed > 0)
+        if entering and not self.at_notch:
+            self.at_notch = True
+            self.notch_index = nearest % self.cfg.notches
+            self._switch(True)
+            if self.speed > 0:
+                self.rotations += 1
+                self._release_balls()
+        elif not entering and self.at_notch:
+            self.at_notch = False
+            self._switch(False)
+        del inside
+
+    def _switch(self, closed: bool) -> None:
+        if self.faults.dead_notch:
+            return
+        level = 0 if closed else None
+        pin = self.notch_pin
+        if self.cfg.bounce:
+            t = self.clock.now_us
+            for i in range(self.rng.randint(2, 5)):
+                t += self.rng.randint(80, 600)
+                lv = (None if closed else 0) if i % 2 == 0 else level
+                self.clock.at(t, lambda lv=lv: pin.sim_drive(lv))
+            self.clock.at(t + self.rng.randint(80, 600), lambda: pin.sim_drive(level))
+        else:
+            pin.sim_drive(level)
+
+    def turn_by_hand(self) -> None:
+        """Players turn the tower one notch (after a jam): balls fall as usual."""
+        step = 360.0 / self.cfg.notches
+        self.angle = (round(self._now_angle() / step) + 1) * step
+        self.t_us = self.clock.now_us
+        self.notch_index = round(self.angle / step) % self.cfg.notches
+        self.rotations += 1
+        self._release_balls()
+
+    # --- balls and beams ----------------------------------------------------
+    def _release_balls(self) -> None:
+        n = sum(1 for _ in range(self.balls_in) if self.rng.random() < self.cfg.release_p)
+        if n == 0:
+            return
+        self.balls_in -= n
+        self._update_reservoir()
+        for _ in range(n):
+            k = self.rng.randrange(self.cfg.staircases)
+            t = self.clock.now_us + int(self.rng.uniform(*self.cfg.roll_ms) * 1000)
+            t = max(t, self._beam_busy_until[k] + int(self.cfg.min_spacing_ms * 1000))
+            width = int(self.rng.uniform(*self.cfg.pulse_ms) * 1000)
+            self._beam_busy_until[k] = t + width
+            self.released.append((k + 1, t))
+            self._ball_pulse(k, t, width)
+        if not self.faults.keep_missing_balls:
+            self.clock.after_ms(self.cfg.refill_ms, self.refill)
+
+    def refill(self) -> None:
+        self.balls_in = self.cfg.balls
+        self._update_reservoir()
+
+    def _update_reservoir(self) -> None:
+        if self.reservoir_pin is not None:
+            self.reservoir_pin.sim_drive(0 if self.balls_in >= self.cfg.balls else None)
+
+    def _beam(self, k: int, blocked: bool) -> None:
+        # Several sources (ball, glitch) may block one beam: count them.
+        if k + 1 in self.faults.stuck_beams or k + 1 in self.faults.dead_beams:
+            return
+        self._beam_blocked[k] += 1 if blocked else -1
+        self.beam_pins[k].sim_drive(0 if self._beam_blocked[k] > 0 else None)
+
+    def _ball_pulse(self, k: int, t: int, width: int) -> None:
+        clk = self.clock
+        clk.at(t, lambda: self._beam(k, True))
+        if self.cfg.chatter:
+            # A few sub-millisecond flickers just after the leading edge and
+            # just before the trailing edge.
+            for base in (t + 300, t + width - 1500):
+                for i in range(self.rng.randint(1, 3)):
+                    s = base + i * 400
+                    clk.at(s, lambda: self._beam(k, False))
+                    clk.at(s + self.rng.randint(50, 250), lambda: self._beam(k, True))
+        clk.at(t + width, lambda: self._beam(k, False))
+
+    def _schedule_glitch(self, k: int) -> None:
+        gap_s = self.rng.expovariate(self.cfg.glitches_per_s)
+        t = self.clock.now_us + int(gap_s * 1e6)
+
+        def glitch() -> None:
+            self._beam(k, True)
+            self.clock.at(self.clock.now_us + self.rng.randint(*self.cfg.glitch_us),
+                          lambda: self._beam(k, False))
+            self._schedule_glitch(k)
+        self.clock.at(t, glitch)
+
+    def balls_per_staircase(self, since_us: int = 0, until_us: int | None = None) -> tuple[int, ...]:
+        counts = [0] * self.cfg.staircases
+        for k, t in self.released:
+            if t >= since_us and (until_us is None or t <= until_us):
+                counts[k - 1] += 1
+        return tuple(counts)
