@@ -46,7 +46,7 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
     from sim.roller_board import RollerSim
 
     s = RollerSim(players=2, seed=seed, noise=noise)
-    tower = s.app.build.tower
+    tower = s.app.controller.tower
     model = s.tower
     n = model.cfg.staircases
     missed = phantom = detected = released = 0
@@ -55,7 +55,7 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
 
     async def run() -> None:
         nonlocal missed, phantom, detected, released
-        s.app.tasks.append(__import__("asyncio").create_task(s.app.build.beams.run()))
+        await s.app._start_tasks()
         for i in range(rotations):
             model.refill()
             start = s.clock.now_us
@@ -75,7 +75,7 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
         await s.app.stop_tasks()
 
     sim_install.run(run())
-    glitches = sum(b.glitches for b in s.app.build.beams.beams)
+    glitches = sum(b.glitches for b in tower.beams.beams)
     return BeamReport(rotations, released, detected, missed, phantom,
                       [tuple(x) for x in per], glitches, tower.jams,  # type: ignore[misc]
                       s.clock.now_us / 1e6, time.monotonic() - t0)

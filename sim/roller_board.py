@@ -46,7 +46,7 @@ class RollerSim:
         import app as firmware_app  # the unmodified firmware module
         self.pinmap = json.loads((FIRMWARE / "boards/roller_ghoster.json").read_text())
         self.app = firmware_app.App(root=str(FIRMWARE) + "/", state_root=self.state_dir,
-                                    settings=self.settings, seed=self.seed)
+                                    settings=self.settings, seed=self.seed, game="roller-ghoster")
         pins = {name: p["gpio"] for name, p in self.pinmap["pins"].items()}
         cfg = self.tower_cfg or noise_config(self.noise)
         self.tower = TowerModel(pins, cfg, seed=self.seed, faults=self.faults)
@@ -55,7 +55,7 @@ class RollerSim:
 
     @property
     def colours(self) -> list[str]:
-        return self.app.build.colours
+        return self.app.controller.colours
 
     def run(self, resume: bool = True) -> int | None:
         return sim_install.run(self.app.main_async(self.players, 0, resume))

@@ -51,3 +51,18 @@ class Panel:
         else:
             await self.flag.wait()
         return self._take()
+
+
+_BUTTON_PINS = ((ROLL, "btn_roll"), (LEFT, "btn_left"), (RIGHT, "btn_right"), (MENU, "btn_menu"))
+
+
+def panel_from_board(board, debounce_ms=20):
+    from drivers.debounce import DebouncedInput
+    from drivers.edges import EdgeRecorder
+    flag = asyncio.ThreadSafeFlag()
+    buttons = {}
+    for name, pin_name in _BUTTON_PINS:
+        if board.has(pin_name):
+            rec = EdgeRecorder(board.input(pin_name), 8, flag)
+            buttons[name] = DebouncedInput(rec, board.active_level(pin_name), debounce_ms)
+    return Panel(buttons, flag)

@@ -12,8 +12,27 @@ from devices.tower import JAM
 SAVE_NAME = "roller_ghoster"
 
 
+def create(app):
+    from devices.roller_build import RollerBuild
+    from games.decide import Decider
+    board = app.open_board("roller_ghoster")
+    layout_cfg = app.read_json("data/roller_ghoster.json")
+    build = RollerBuild(board, layout_cfg, app.bus, app.settings)
+    decider = Decider(build.panel, app.bus)
+    c = RollerController(layout_cfg, build.tower, build.display, decider, app.bus, app.store,
+                         app.rng, build.colours)
+    c.build = build
+    return c
+
+
 class RollerController:
+    name = "roller-ghoster"
+    save_name = SAVE_NAME
+    min_players = 2
+    max_players = 4
+
     def __init__(self, layout_cfg, tower, display, decider, bus, store, rng, colours):
+        self.build = None
         self.layout_cfg = layout_cfg
         self.tower = tower
         self.display = display
@@ -31,7 +50,14 @@ class RollerController:
 
     # ---- setup -----------------------------------------------------------
 
-    def new_game(self, players, start=0):
+    def tasks(self):
+        # Device tasks that run for as long as this game is loaded.
+        return [self.tower.beams.run()]
+
+    def public_state(self):
+        return self.game.to_dict() if self.game is not None else None
+
+    def new_game(self, players, start=0, options=None):
         self.game = RollerGhoster(self.layout_cfg, players, start)
         self.bus.publish(("game", "roller-ghoster", players, start))
         self.bus.publish(("turn", start))
