@@ -108,5 +108,17 @@ def run(coro: Any, clock: VirtualClock | None = None) -> Any:
     loop = VirtualTimeLoop()
     try:
         return loop.run_until_complete(coro)
+    except BaseException:
+        # A reset or power cut: the board stops. Cancel and drain every task on
+        # the still-open loop, so no suspended coroutine is left to be finalised
+        # later (at an arbitrary point in another test). Nothing the firmware
+        # does while unwinding is persisted: it only cancels its own tasks.
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for t in pending:
+            t.cancel()
+        if pending:
+            runtime.take_pending_reset()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        raise
     finally:
         loop.close()

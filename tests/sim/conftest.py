@@ -1,0 +1,14 @@
+"""Simulator fixtures: every test gets fresh fakes and a fresh virtual clock."""
+import pytest
+
+from sim import install as sim_install
+
+
+@pytest.fixture
+def clock():
+    return sim_install.install()
+
+
+@pytest.fixture
+def run():
+    return sim_install.run
