@@ -41,7 +41,16 @@ class App:
         self._play = None
         self._request = None
         self._wake = asyncio.Event()
+        self._progress_seen = False
+        self.bus.subscribe(self._on_event)
         self.load_game(game or self.settings.get("game"))
+
+    def _on_event(self, ev):
+        # The first completed turn after a boot proves the saved game is sound:
+        # forget earlier crashes (no flash write unless a crash file exists).
+        if not self._progress_seen and ev[0] == "turn":
+            self._progress_seen = True
+            self.store.remove("crash")
 
     # ---- helpers for game modules ----------------------------------------
 
@@ -111,6 +120,29 @@ class App:
         self._wake.set()
         return None
 
+    def healthy(self):
+        # Every device task still running, and the controller's own check.
+        for t in self.tasks:
+            if t.done():
+                return False
+        check = getattr(self.controller, "healthy", None)
+        return check() if check is not None else True
+
+    async def watchdog_task(self, period_ms=1000):
+        # Feeds the hardware watchdog only while healthy; otherwise the board
+        # resets after the timeout and the saved game resumes.
+        from games.watchdog import Watchdog
+        wd = Watchdog()
+        reported = False
+        while True:
+            if self.healthy():
+                wd.feed()
+                reported = False
+            elif not reported:
+                self.bus.publish(("fault", "unhealthy", "a task stopped: the watchdog will reset the board"))
+                reported = True
+            await asyncio.sleep_ms(period_ms)
+
     async def _start_tasks(self):
         for coro in self.controller.tasks():
             self.tasks.append(asyncio.create_task(coro))
@@ -143,6 +175,8 @@ class App:
             resume = self.settings.get("resume")
         await self._start_tasks()
         side = [asyncio.create_task(t) for t in (extra_tasks or [])]
+        if self.settings.get("watchdog"):
+            side.append(asyncio.create_task(self.watchdog_task()))
         self.start_game(players, start, resume)
         winner = None
         try:
@@ -175,9 +209,40 @@ class App:
         return winner
 
 
+MAX_CRASHES = 3
+
+
+def handle_crash(app, exc):
+    # An exception escaped the game. Report it, count it on flash and reset so
+    # the saved game resumes; the third crash in a row sets the save aside
+    # (reported), so one bad state cannot make the board crash-loop.
+    app.bus.publish(("fault", "crash", repr(exc)))
+    try:
+        info = app.store.load("crash") or {}
+    except ValueError:
+        info = {}
+    n = info.get("count", 0) + 1 if isinstance(info.get("count", 0), int) else 1
+    if n >= MAX_CRASHES:
+        app.store.set_aside(app.controller.save_name)
+        app.store.remove("crash")
+        return "set_aside"
+    app.store.save("crash", {"count": n, "last": repr(exc)[:120]})
+    return "reset"
+
+
 def run():
     app = App()
     if app.safe_boot_requested():
         print("hauntbox: safe boot (MENU held): game skipped, REPL free")
         return None
-    return asyncio.run(app.main_async())
+    # The host link (games/link.py) runs beside the game; after a game ends the
+    # board stays up and waits for the next one (a "new" request from the host).
+    from games.link import serve_stdio
+    try:
+        return asyncio.run(app.main_async(exit_when_over=False,
+                                          extra_tasks=[serve_stdio(app)]))
+    finally:
+        # Ctrl-C (mpremote taking over) or the game ending: keep feeding the
+        # watchdog from a timer so the REPL stays usable.
+        from games import watchdog
+        watchdog.guard_if_running()

@@ -300,6 +300,23 @@ class WDT:
         clk.at(deadline, check)
 
 
+class _Mem32:
+    """machine.mem32: only the watchdog CTRL register is modelled."""
+
+    WDT_CTRL = (0x40058000, 0x400D8000)
+
+    def __getitem__(self, addr: int) -> int:
+        if addr in self.WDT_CTRL:
+            return 0x40000000 if WDT.active is not None else 0
+        return 0
+
+    def __setitem__(self, addr: int, value: int) -> None:
+        return None
+
+
+mem32 = _Mem32()
+
+
 def reset() -> None:
     runtime.request_reset(hard=True)
 
