@@ -7,9 +7,11 @@ from time import ticks_us
 
 
 class BeamBank:
-    def __init__(self, beams, flag, on_ball=None, on_stuck=None):
+    def __init__(self, beams, flag, on_ball=None, on_stuck=None, emitters=None):
         self.beams = beams
         self.flag = flag
+        self.emitters = emitters    # output Pin powering the IR emitters (high = on), or None
+        self.testing = False
         self.on_ball = on_ball      # on_ball(staircase, count)
         self.on_stuck = on_stuck    # on_stuck(staircase, stuck: bool)
         self._stuck_seen = [False] * len(beams)
@@ -43,11 +45,34 @@ class BeamBank:
                 wait = d
         return wait
 
+    async def test_receivers(self, settle_ms=5):
+        # Switch the emitters off: every working receiver must then read
+        # "blocked"; one that stays clear is dead or disconnected. Returns the
+        # staircases whose receiver failed (empty without an emitter pin).
+        if self.emitters is None:
+            return ()
+        self.testing = True
+        dead = []
+        try:
+            self.emitters.value(0)
+            await asyncio.sleep_ms(settle_ms)
+            for k in range(len(self.beams)):
+                b = self.beams[k]
+                if b.rec.level() != b.blocked_level:
+                    dead.append(k + 1)
+        finally:
+            self.emitters.value(1)
+        await asyncio.sleep_ms(settle_ms)
+        for b in self.beams:
+            b.discard()
+        self.testing = False
+        return tuple(dead)
+
     async def run(self):
         from time import ticks_ms
         while True:
             self.healthy_at = ticks_ms()
-            wait = self.poll()
+            wait = -1 if self.testing else self.poll()
             if wait < 0:
                 # Idle: wake on an edge, or once a second to show we are alive.
                 wait = 1000000

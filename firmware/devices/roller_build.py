@@ -35,9 +35,14 @@ class RollerBuild:
             rec = EdgeRecorder(board.input(name), 32, self.beam_flag)
             beams.append(Beam(rec, board.active_level(name), bcfg.get("min_pulse_us", 3000),
                               bcfg.get("gap_us", 4000), bcfg.get("stuck_ms", 2000)))
+        emitters = None
+        if board.has("emitters"):
+            from machine import Pin
+            emitters = Pin(board.gpio("emitters"), Pin.OUT, value=1)
         self.beams = BeamBank(beams, self.beam_flag,
                               on_ball=lambda k, n: bus.publish(("ball", k, n)),
-                              on_stuck=lambda k, s: bus.publish(("fault", "beam_stuck" if s else "beam_ok", k)))
+                              on_stuck=lambda k, s: bus.publish(("fault", "beam_stuck" if s else "beam_ok", k)),
+                              emitters=emitters)
         ncfg = pm.get("notch", {})
         self.notch_flag = asyncio.ThreadSafeFlag()
         notch = DebouncedInput(EdgeRecorder(board.input("notch"), 16, self.notch_flag),

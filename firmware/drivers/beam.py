@@ -46,6 +46,20 @@ class Beam:
     def reset_count(self):
         self.balls = 0
 
+    def discard(self):
+        # Drop captured edges and forget any pulse in progress (after an emitter
+        # test, whose edges are not balls).
+        self.rec.read(self._ignore)
+        self._state = _IDLE
+        if self.rec.level() == self.blocked_level:
+            self._state = _BLOCKED
+            self._start = ticks_us()
+            self._acc = 0
+            self._counted = True
+
+    def _ignore(self, t, level):
+        pass
+
     def _count(self):
         self._counted = True
         self.balls += 1

@@ -46,6 +46,11 @@ class RollerController:
         self.faults = 0
         self.turns = 0
         self.paused = False
+        self.led_fault = False
+        self.quiet = None            # rotations in a row without a ball, per staircase
+        self.suspect = ()            # staircases whose beam looks dead (no emitter test)
+        self.dead = ()               # staircases whose receiver failed the emitter test
+        self.dead_after = 12         # rotations without a ball while the others saw some
         decider.on_highlight = self._highlight
 
     # ---- setup -----------------------------------------------------------
@@ -62,7 +67,7 @@ class RollerController:
         self.bus.publish(("game", "roller-ghoster", players, start))
         self.bus.publish(("turn", start))
         self.save()
-        self.display.render(self.game)
+        self.render()
 
     def resume(self, saved):
         # saved: dict from the store; raises RuleError/ValueError if invalid.
@@ -73,7 +78,7 @@ class RollerController:
             self.rng = Rng.from_dict(rng_state)
         self.game = game
         self.bus.publish(("resumed", "roller-ghoster", game.players, game.turn))
-        self.display.render(game)
+        self.render()
 
     def save(self):
         self.store.save(SAVE_NAME, {"game": self.game.to_dict(), "rng": self.rng.to_dict()})
@@ -84,7 +89,7 @@ class RollerController:
         g = self.game
         self.display.highlight = g.preview(option) if g is not None and option else None
         if g is not None:
-            self.display.render(g)
+            self.render()
 
     def _apply(self, action):
         effects = self.game.apply(action)
@@ -97,19 +102,58 @@ class RollerController:
             self.turns += 1
             self.save()
         self.display.highlight = None
-        self.display.render(self.game)
+        self.render()
         return effects
+
+    def render(self):
+        strip = self.display.strip
+        before = strip.failures
+        self.display.render(self.game)
+        failed = strip.failures != before
+        if failed and not self.led_fault:
+            # The game goes on without LEDs; the event stream still has everything.
+            self.led_fault = True
+            self.faults += 1
+            self.bus.publish(("fault", "leds", "LED strip write failed: check its data line and supply"))
+        elif not failed and self.led_fault:
+            self.led_fault = False
+            self.bus.publish(("fault", "leds_ok", None))
+
+    def watch_beams(self, counts):
+        # A dead receiver reads "clear" forever, which looks like "no ball". Flag a
+        # staircase that stays silent for many rotations while the others see balls.
+        n = len(counts)
+        if self.quiet is None:
+            self.quiet = [0] * n
+            self.seen_others = [0] * n
+        total = sum(counts)
+        suspects = []
+        for k in range(n):
+            if counts[k]:
+                self.quiet[k] = 0
+                self.seen_others[k] = 0
+            else:
+                self.quiet[k] += 1
+                self.seen_others[k] += total
+            if self.quiet[k] >= self.dead_after and self.seen_others[k] >= self.dead_after:
+                suspects.append(k + 1)
+        suspects = tuple(suspects)
+        for k in suspects:
+            if k not in self.suspect and k not in self.dead:
+                self.faults += 1
+                self.bus.publish(("fault", "beam_silent", k))
+        self.suspect = suspects
 
     def fault(self, code, detail=None):
         self.faults += 1
         self.display.fault = True
-        self.display.render(self.game)
+        self.render()
         self.bus.publish(("fault", code, detail))
 
     def clear_fault(self):
         if self.display.fault:
             self.display.fault = False
-            self.display.render(self.game)
+            self.render()
 
     # ---- the turn loop ---------------------------------------------------
 
@@ -144,6 +188,12 @@ class RollerController:
             self.bus.publish(("reservoir", "refill"))
             while not tower.reservoir_full():
                 await self.decider.ask("refill", self.game.turn, [("confirm",)])
+        dead = await tower.beams.test_receivers()
+        for k in dead:
+            if k not in self.dead:
+                self.faults += 1
+                self.bus.publish(("fault", "beam_dead", k))
+        self.dead = dead
         self.bus.publish(("rotating",))
         status, counts = await tower.rotate()
         if status == JAM:
@@ -153,10 +203,14 @@ class RollerController:
             await tower.collect()
             counts = tower.beams.counts()
         self.bus.publish(("rotated", counts))
+        self.watch_beams(counts)
         stairs = [k + 1 for k in range(len(counts)) if counts[k] > 0]
-        stuck = tower.beams.stuck()
-        for k in stuck:
-            # A stuck beam cannot see balls: the players say what happened.
+        unsure = list(tower.beams.stuck())
+        for k in self.suspect + self.dead:
+            if k not in unsure:
+                unsure.append(k)
+        for k in unsure:
+            # A stuck (or silent) beam cannot be trusted: the players say what happened.
             if k in stairs:
                 stairs.remove(k)
             ans = await self.decider.ask("ball_on_%d" % k, self.game.turn, [("no",), ("yes",)])

@@ -83,6 +83,9 @@ class TowerModel:
         for k in self.faults.stuck_beams:
             self.beam_pins[k - 1].sim_drive(0)
         self._attach_pwm()
+        self.emitters_on = True
+        if "emitters" in pins:
+            machine.pin(pins["emitters"]).observers.append(self._on_emitters)
         if self.cfg.glitches_per_s > 0:
             for k in range(self.cfg.staircases):
                 self._schedule_glitch(k)
@@ -184,6 +187,15 @@ class TowerModel:
         self._release_balls()
 
     # --- balls and beams ----------------------------------------------------
+    def _on_emitters(self, pin: machine.Pin, level: int) -> None:
+        # Emitters off: no IR reaches any receiver, so every working one reads blocked.
+        on = bool(level)
+        if on == self.emitters_on:
+            return
+        self.emitters_on = on
+        for k in range(self.cfg.staircases):
+            self._beam(k, not on)
+
     def _release_balls(self) -> None:
         n = sum(1 for _ in range(self.balls_in) if self.rng.random() < self.cfg.release_p)
         if n == 0:

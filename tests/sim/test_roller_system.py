@@ -132,3 +132,48 @@ def test_safe_boot_when_menu_is_held_at_power_up():
     from sim.fakes import machine
     machine.pin(s.pinmap["pins"]["btn_menu"]["gpio"]).sim_drive(0)
     assert s.app.safe_boot_requested()
+
+
+def test_led_strip_failure_is_reported_once_and_the_game_goes_on():
+    import neopixel
+    s = RollerSim(players=2, seed=2)
+    events = []
+    s.app.bus.subscribe(events.append)
+
+    def breaker(ev):
+        if ev[0] == "turn" and len([e for e in events if e[0] == "turn"]) == 5:
+            neopixel.NeoPixel.fail_writes = 3      # three writes in a row fail
+    s.app.bus.subscribe(breaker)
+    winner = s.run()
+    leds = [e for e in events if e[0] == "fault" and e[1].startswith("leds")]
+    assert [e[1] for e in leds] == ["leds", "leds_ok"]
+    assert winner is not None
+
+
+def test_dead_receiver_fails_the_emitter_test_and_players_are_asked_about_it():
+    s, events, winner = play(players=2, seed=9, faults=Faults(dead_beams={3}))
+    assert ("fault", "beam_dead", 3) in events
+    # Healthy receivers pass the emitter test: nobody else is reported.
+    assert [e for e in kinds(events, "fault")] == [("fault", "beam_dead", 3)]
+    asked = [e for e in kinds(events, "prompt") if e[1] == "ball_on_3"]
+    assert asked
+    assert winner is not None
+
+
+def test_without_an_emitter_pin_a_silent_beam_is_suspected_statistically():
+    from games.roller import RollerController
+    c = RollerController.__new__(RollerController)
+    c.quiet = None
+    c.suspect = ()
+    c.dead = ()
+    c.faults = 0
+    c.dead_after = 12
+    published = []
+    c.bus = type("Bus", (), {"publish": lambda self, e: published.append(e)})()
+    for _ in range(11):
+        c.watch_beams((1, 1, 0, 1))
+    assert published == []
+    c.watch_beams((1, 0, 0, 1))
+    assert published == [("fault", "beam_silent", 3)]
+    c.watch_beams((0, 0, 1, 0))           # a ball seen again clears the suspicion
+    assert c.suspect == ()

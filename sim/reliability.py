@@ -1,0 +1,236 @@
+"""Reliability figures: power cuts at every flash operation and at random instants,
+faults injected into the simulated build, and (when the protocol exists) fuzzed
+serial input. `python -m sim.reliability` prints them; docs/reliability.md
+records them with the command.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+STATE_DIR = "/flash"
+STATE_FILE = STATE_DIR + "/roller_ghoster.json"
+
+
+@dataclass
+class CutReport:
+    games: int = 0
+    cuts: int = 0
+    resumed: int = 0
+    fresh: int = 0
+    corrupt: int = 0
+    lost_turns: int = 0
+    wrong_state: int = 0
+    flash_writes: int = 0
+    turns: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def _record_game(seed: int, players: int, torn: bool, random_cuts: int, rng: random.Random):
+    """Play one game on the flash model; return snapshots (files after a cut) with the
+    number of completed, saved turns at that instant, and the saved states."""
+    from sim.models.flash import FlashModel, attach
+    from sim.roller_board import RollerSim
+
+    fs = FlashModel()
+    s = RollerSim(players=players, seed=seed, state_dir=STATE_DIR)
+    attach(fs)
+    saved_states: list[dict] = []     # state content of every completed save, in order
+    snaps: list[tuple[dict, int]] = []
+    pending: dict[str, str] = {}
+
+    def on_op(kind: str, path: str) -> None:
+        # The snapshot is what a reboot finds if the power goes *before* this op.
+        if pending:
+            # The previous op was the rename of the state file: it is now committed.
+            saved_states.append(json.loads(pending.pop("state")))
+        snaps.append((fs.after_cut(torn), len(saved_states)))
+        if kind == "rename" and path == STATE_FILE + ".tmp":
+            pending["state"] = fs.files[path]
+
+    fs.on_op = on_op
+    # Random instants: cut at random virtual times as well (between operations).
+    times = sorted(rng.uniform(0, 120) for _ in range(random_cuts))
+
+    def random_cut() -> None:
+        if pending:
+            saved_states.append(json.loads(pending.pop("state")))
+        snaps.append((fs.after_cut(torn), len(saved_states)))
+    for t in times:
+        s.clock.at(int(t * 1e6), random_cut)
+    s.run()
+    if pending:
+        saved_states.append(json.loads(pending.pop("state")))
+    fs.on_op = None
+    turns = s.app.controller.turns
+    return snaps, saved_states, fs.commits, turns
+
+
+def _boot(files: dict, players: int):
+    """Boot fresh firmware on a copy of the flash; return (resumed, game dict, faults)."""
+    from sim.models.flash import FlashModel, attach
+    from sim.roller_board import RollerSim
+
+    fs = FlashModel(files)
+    s = RollerSim(players=players, seed=12345, state_dir=STATE_DIR)
+    attach(fs)
+    faults: list[tuple] = []
+    s.app.bus.subscribe(lambda e: faults.append(e) if e[0] == "fault" else None)
+    resumed = s.app.start_game(players, 0, resume=True)
+    return resumed, s.app.controller.game.to_dict(), faults, s.app.controller.rng.state
+
+
+def power_cuts(games: int = 3, seed: int = 1, torn: bool = False, random_cuts: int = 50,
+               progress: bool = False) -> CutReport:
+    from sim.models.flash import detach
+
+    rep = CutReport()
+    rng = random.Random(seed)
+    try:
+        for g in range(games):
+            players = 2 + (seed + g) % 3
+            snaps, states, commits, turns = _record_game(seed + g, players, torn, random_cuts, rng)
+            rep.games += 1
+            rep.flash_writes += commits
+            rep.turns += turns
+            for files, n_saved in snaps:
+                rep.cuts += 1
+                resumed, game, faults, _ = _boot(files, players)
+                bad = [f for f in faults if f[1] == "state_bad"]
+                if bad:
+                    rep.corrupt += 1
+                    rep.problems.append(f"game {g}: corrupt state after a cut: {bad[0]}")
+                if n_saved == 0 or states[n_saved - 1]["game"]["phase"] == "over":
+                    rep.fresh += 1
+                    if resumed:
+                        rep.wrong_state += 1
+                    continue
+                expect = states[n_saved - 1]["game"]
+                if not resumed:
+                    rep.lost_turns += 1
+                    rep.problems.append(f"game {g}: saved turn {n_saved} not resumed")
+                elif game != expect:
+                    rep.wrong_state += 1
+                    rep.problems.append(f"game {g}: resumed {game} expected {expect}")
+                else:
+                    rep.resumed += 1
+            if progress:
+                print(f"  game {g + 1}/{games}: {rep.cuts} cuts so far", file=sys.stderr)
+    finally:
+        detach()
+    return rep
+
+
+@dataclass
+class FaultResult:
+    name: str
+    detected: bool
+    fallback: bool
+    finished: bool
+    state_ok: bool
+
+    @property
+    def handled(self) -> bool:
+        return self.detected and self.fallback and self.finished and self.state_ok
+
+
+def _fault_game(name: str, seed: int) -> FaultResult:
+    from sim.fakes import neopixel
+    from sim.models.tower import Faults, TowerConfig
+    from sim.roller_board import RollerSim
+
+    faults = Faults()
+    cfg = TowerConfig(release_p=0.5)
+    settings: dict = {}
+    expect_fault: str | None = None
+    expect_prompt: str | None = None
+    if name == "jammed servo":
+        faults.jammed, expect_fault, expect_prompt = True, "jam", "manual_turn"
+    elif name == "dead notch switch":
+        faults.dead_notch, expect_fault, expect_prompt = True, "jam", "manual_turn"
+    elif name == "stuck beam":
+        faults.stuck_beams, expect_fault, expect_prompt = {2}, "beam_stuck", "ball_on_2"
+    elif name == "dead beam":
+        faults.dead_beams, expect_fault, expect_prompt = {3}, "beam_dead", "ball_on_3"
+    elif name == "missing balls":
+        faults.keep_missing_balls = True
+        settings["reservoir"] = True
+        expect_prompt = "refill"
+    elif name == "chattering switches and beam glitches":
+        cfg.bounce, cfg.chatter, cfg.glitches_per_s = True, True, 20.0
+    s = RollerSim(players=3, seed=seed, faults=faults, tower_cfg=cfg, settings=settings,
+                  noise="all" if name.startswith("chattering") else "none")
+    events: list[tuple] = []
+    s.app.bus.subscribe(events.append)
+    if name == "LED strip write failing":
+        expect_fault = "leds"
+
+        def breaker(ev: tuple) -> None:
+            if ev[0] == "turn" and ev[1] == 1:
+                neopixel.NeoPixel.fail_writes = 5
+        s.app.bus.subscribe(breaker)
+    try:
+        winner = s.run()
+    except Exception:  # noqa: BLE001 - a crash is what this measures
+        winner = None
+    from rules.roller_ghoster import RollerGhoster   # firmware is on sys.path once the sim runs
+    g = s.app.controller.game
+    detected = expect_fault is None or any(e[0] == "fault" and e[1] == expect_fault for e in events)
+    if name.startswith("chattering"):
+        seen = sum(sum(e[1]) for e in events if e[0] == "rotated")
+        detected = seen == len(s.tower.released)      # filtered: no phantom, no miss
+    fallback = expect_prompt is None or any(e[0] == "prompt" and e[1] == expect_prompt for e in events)
+    try:
+        state_ok = RollerGhoster.from_dict(s.app.controller.layout_cfg, g.to_dict()).to_dict() == g.to_dict()
+    except Exception:  # noqa: BLE001
+        state_ok = False
+    return FaultResult(name, detected, fallback, winner is not None and g.is_over(), state_ok)
+
+
+FAULTS = ("jammed servo", "dead notch switch", "stuck beam", "dead beam", "missing balls",
+          "LED strip write failing", "chattering switches and beam glitches")
+
+
+def fault_matrix(seeds: int = 3) -> list[FaultResult]:
+    return [_fault_game(name, seed) for name in FAULTS for seed in range(1, seeds + 1)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="hauntbox reliability", description=__doc__)
+    p.add_argument("--games", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--random-cuts", type=int, default=100, help="random-instant cuts per game")
+    p.add_argument("--fault-seeds", type=int, default=3, help="games per injected fault")
+    args = p.parse_args(argv)
+    t0 = time.monotonic()
+    ok = True
+    for torn in (False, True):
+        label = "torn writes (no copy-on-write)" if torn else "littlefs (copy-on-write)"
+        rep = power_cuts(args.games, args.seed, torn, args.random_cuts, progress=True)
+        print(f"Power cuts, {label}: {rep.games} full games, {rep.turns} turns, "
+              f"{rep.flash_writes} state files written")
+        print(f"  cuts: {rep.cuts} (every flash operation + {args.random_cuts} random instants per game)")
+        print(f"  resumed at the last completed turn: {rep.resumed}; fresh start (nothing saved yet / game over): {rep.fresh}")
+        print(f"  corrupt files: {rep.corrupt}; lost completed turns: {rep.lost_turns}; wrong state: {rep.wrong_state}")
+        for prob in rep.problems[:5]:
+            print("   ", prob)
+        ok = ok and rep.corrupt == 0 and rep.lost_turns == 0 and rep.wrong_state == 0
+    results = fault_matrix(args.fault_seeds)
+    handled = sum(r.handled for r in results)
+    print(f"Faults injected into full games: {len(results)}; handled: {handled}")
+    for name in FAULTS:
+        rs = [r for r in results if r.name == name]
+        flags = "detected, fallback offered, game finished, state intact"
+        print(f"  {name}: {sum(r.handled for r in rs)}/{len(rs)} ({flags})")
+    ok = ok and handled == len(results)
+    print(f"took {time.monotonic() - t0:.1f} s")
+    print("RESULT: " + ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
