@@ -14,6 +14,8 @@ help:
 	@echo "make sim          play a whole game on the simulated board (ARGS='--players 3 --seed 7 --noise none')"
 	@echo "make test         run every test (unit, simulation, MicroPython VM, host tools, lint)"
 	@echo "make check-beams  beam accuracy over 10,000 simulated rotations with noise"
+	@echo "make bench        heap, allocation, latency and size figures (MicroPython VM + simulator)"
+	@echo "make reliability  power cuts, injected faults and fuzzed serial input, with figures"
 	@echo "make flash        compile and copy the firmware to a Pico (ARGS='--port /dev/ttyACM0')"
 	@echo "make flash-dry-run  list the files and sizes a flash would copy"
 
@@ -40,6 +42,12 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/python tests/typecheck.py
+
+bench: deps
+	$(BIN)/python -m sim.bench $(ARGS)
+
+reliability: $(STAMP)
+	$(BIN)/python -m sim.reliability $(ARGS)
 
 check-beams: $(STAMP)
 	$(BIN)/python -m sim.checks beams --rotations 10000 $(ARGS)

@@ -10,9 +10,20 @@ from machine import PWM, Pin
 _PULLS = {"up": Pin.PULL_UP, "down": Pin.PULL_DOWN}
 
 
+_TEXT_KEYS = ("part", "comment", "note")
+
+
 def load_pinmap(build, root=""):
     with open(root + "boards/" + build + ".json") as f:
-        return json.load(f)
+        pm = json.load(f)
+    # The part descriptions are for people (hauntbox pins, the docs); drop them
+    # so they do not sit in RAM for the whole game.
+    for k in _TEXT_KEYS:
+        pm.pop(k, None)
+    for spec in pm.get("pins", {}).values():
+        for k in _TEXT_KEYS:
+            spec.pop(k, None)
+    return pm
 
 
 class Board:

@@ -39,8 +39,7 @@ class RollerBuild:
         if board.has("emitters"):
             from machine import Pin
             emitters = Pin(board.gpio("emitters"), Pin.OUT, value=1)
-        self.beams = BeamBank(beams, self.beam_flag,
-                              on_ball=lambda k, n: bus.publish(("ball", k, n)),
+        self.beams = BeamBank(beams, self.beam_flag, on_ball=None,
                               on_stuck=lambda k, s: bus.publish(("fault", "beam_stuck" if s else "beam_ok", k)),
                               emitters=emitters)
         ncfg = pm.get("notch", {})

@@ -25,6 +25,7 @@ class RollerDisplay:
         self.players_from = pixel_cfg["players_from"]
         self.fault = False
         self.highlight = None
+        self.balls = 0          # bit k-1 set: a ball was just seen on staircase k
 
     def render(self, game, face=None):
         s = self.strip
@@ -51,6 +52,11 @@ class RollerDisplay:
         elif game.winner is not None:
             for i in range(game.players):
                 s[self.players_from + i] = self.colours[game.winner]
+        if self.balls:
+            # A ball just came down: flash that staircase's trench LED.
+            for k in range(lay.n_stairs):
+                if self.balls & (1 << k):
+                    s[self.trench_from + k] = HIGHLIGHT
         if self.fault:
             for i in range(6):
                 s[self.die_from + i] = FAULT

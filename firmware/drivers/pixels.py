@@ -1,8 +1,11 @@
 # NeoPixel strip with an Adafruit-like interface (fill, brightness, show,
 # item assignment), so a CircuitPython board with adafruit-circuitpython-neopixel
 # can sit behind the same interface. Wraps MicroPython's built-in neopixel.
-# show() writes the chain only when a pixel changed: a write runs with
+#
+# show() writes the chain only when the frame changed: a write runs with
 # interrupts off (~30 us per LED), so needless writes cost beam timing.
+# The frame is built in a preallocated bytearray in the driver's byte order
+# (NeoPixel.buf / ORDER) and swapped in, so showing a frame allocates nothing.
 # Brightness is capped so the whole chain stays within the USB current budget.
 
 
@@ -10,10 +13,14 @@ class PixelStrip:
     def __init__(self, np, brightness=0.2, max_brightness=0.25):
         self.np = np
         self.n = len(np)
+        self.bpp = np.bpp
+        self.order = np.ORDER
         self.max_brightness = max_brightness
-        self._brightness = 0.0
+        self._brightness = -1.0
+        self._scale = 0
         self._px = [(0, 0, 0)] * self.n
-        self._sent = None
+        self._frame = bytearray(self.n * self.bpp)
+        self._force = True
         self.writes = 0
         self.failures = 0
         self.brightness = brightness
@@ -34,7 +41,7 @@ class PixelStrip:
         if b != self._brightness:
             self._brightness = b
             self._scale = int(b * 256)
-            self._sent = None   # force a rewrite at the new level
+            self._force = True
 
     def __setitem__(self, i, colour):
         self._px[i] = colour
@@ -43,24 +50,36 @@ class PixelStrip:
         return self._px[i]
 
     def fill(self, colour):
+        px = self._px
         for i in range(self.n):
-            self._px[i] = colour
+            px[i] = colour
 
     def show(self):
         # Returns True if a frame was written.
         px = self._px
-        if self._sent is not None and self._sent == px:
-            return False
+        f = self._frame
         s = self._scale
-        np = self.np
+        o0 = self.order[0]
+        o1 = self.order[1]
+        o2 = self.order[2]
+        bpp = self.bpp
         for i in range(self.n):
             c = px[i]
-            np[i] = ((c[0] * s) >> 8, (c[1] * s) >> 8, (c[2] * s) >> 8)
+            base = i * bpp
+            f[base + o0] = (c[0] * s) >> 8
+            f[base + o1] = (c[1] * s) >> 8
+            f[base + o2] = (c[2] * s) >> 8
+        np = self.np
+        if not self._force and f == np.buf:
+            return False
+        self._frame = np.buf
+        np.buf = f
         try:
             np.write()
         except OSError:
             self.failures += 1
+            self._force = True      # retry the frame on the next show()
             raise
-        self._sent = list(px)
+        self._force = False
         self.writes += 1
         return True

@@ -22,6 +22,7 @@ def create(app):
     c = RollerController(layout_cfg, build.tower, build.display, decider, app.bus, app.store,
                          app.rng, build.colours)
     c.build = build
+    build.beams.on_ball = c.on_ball
     return c
 
 
@@ -58,6 +59,13 @@ class RollerController:
     def tasks(self):
         # Device tasks that run for as long as this game is loaded.
         return [self.tower.beams.run()]
+
+    def on_ball(self, staircase, count):
+        # Called from the beam task as soon as a ball is counted: show it now.
+        self.display.balls |= 1 << (staircase - 1)
+        if self.game is not None:
+            self.render()
+        self.bus.publish(("ball", staircase, count))
 
     def public_state(self):
         return self.game.to_dict() if self.game is not None else None
@@ -202,8 +210,11 @@ class RollerController:
             self.clear_fault()
             await tower.collect()
             counts = tower.beams.counts()
+        self.display.balls = 0
         self.bus.publish(("rotated", counts))
-        self.watch_beams(counts)
+        if tower.beams.emitters is None:
+            # Without the emitter test, silence over many rotations is the only clue.
+            self.watch_beams(counts)
         stairs = [k + 1 for k in range(len(counts)) if counts[k] > 0]
         unsure = list(tower.beams.stuck())
         for k in self.suspect + self.dead:

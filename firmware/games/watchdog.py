@@ -45,7 +45,7 @@ def guard():
     from machine import WDT, Timer
     wdt = WDT(timeout=TIMEOUT_MS)
     if _guard_timer is None:
-        _guard_timer = Timer()
+        _guard_timer = Timer(-1)   # -1: a virtual (soft) timer
     _guard_timer.init(period=1000, mode=Timer.PERIODIC, callback=lambda t: wdt.feed())
 
 

@@ -99,6 +99,23 @@ class RollerGhoster:
             return acts
         return []
 
+    def _is_legal(self, action):
+        # Same answer as `action in legal_actions()`, without building the list
+        # for the chance phases (16 ball combinations, 6 faces) on every apply.
+        ph = self.phase
+        if ph == "roll":
+            return len(action) == 2 and action[0] == "roll" and action[1] in FACES
+        if ph == "balls":
+            if len(action) != 2 or action[0] != "balls" or not isinstance(action[1], tuple):
+                return False
+            prev = 0
+            for k in action[1]:
+                if not isinstance(k, int) or isinstance(k, bool) or k <= prev or k > self.layout.n_stairs:
+                    return False
+                prev = k
+            return True
+        return action in self.legal_actions()
+
     def _can_be_pushed(self, p):
         # A ghost in a trench stays there until its owner's turn.
         return not self.layout.trench_stair(self.pos[p])
@@ -183,8 +200,7 @@ class RollerGhoster:
         if not isinstance(action, (tuple, list)) or not action:
             raise RuleError("action must be a non-empty list")
         action = _normalise(action)
-        legal = self.legal_actions()
-        if action not in legal:
+        if not self._is_legal(action):
             raise RuleError("illegal action %r in phase %s" % (action, self.phase))
         effects = []
         name = action[0]

@@ -28,6 +28,8 @@ class _Encoder(adafruit_pixelbuf.PixelBuf):
 
 
 class NeoPixel:
+    """MicroPython's neopixel.NeoPixel: pixels live in `buf` (bytes in ORDER)."""
+
     ORDER = (1, 0, 2, 3)  # GRB, as MicroPython's driver
 
     fail_writes = 0  # set by fault injection: that many next writes raise OSError
@@ -38,7 +40,7 @@ class NeoPixel:
         self.pin = pin
         self.n = n
         self.bpp = bpp
-        self._px = [(0, 0, 0)] * n
+        self.buf = bytearray(n * bpp)
         self._enc = _Encoder(n, "GRB" if bpp == 3 else "GRBW")
         self.frames: list[tuple[int, bytes]] = []
         self.writes = 0
@@ -49,20 +51,26 @@ class NeoPixel:
         return self.n
 
     def __setitem__(self, i: int, colour: tuple) -> None:
-        self._px[i] = tuple(int(c) for c in colour)
+        off = i * self.bpp
+        for k in range(self.bpp):
+            self.buf[off + self.ORDER[k]] = int(colour[k])
 
     def __getitem__(self, i: int) -> tuple:
-        return self._px[i]
+        off = i * self.bpp
+        return tuple(self.buf[off + self.ORDER[k]] for k in range(self.bpp))
 
     def fill(self, colour: tuple) -> None:
-        self._px = [tuple(int(c) for c in colour)] * self.n
+        for i in range(self.n):
+            self[i] = colour
 
     def write(self) -> None:
+        if len(self.buf) != self.n * self.bpp:
+            raise ValueError("buf has the wrong length")
         if NeoPixel.fail_writes > 0:
             NeoPixel.fail_writes -= 1
             raise OSError(5)
-        for i, c in enumerate(self._px):
-            self._enc[i] = c
+        for i in range(self.n):
+            self._enc[i] = self[i]
         self._enc.show()
         self.writes += 1
         self.irq_off_us_total += self.write_time_us()

@@ -133,3 +133,31 @@ print(beam.balls, beam.glitches)
         beam._edge(t, v)
     beam.poll(200000)
     assert vm == [str(beam.balls), str(beam.glitches)] == ["2", "2"]
+
+
+@needs_vm
+def test_rng_draws_allocate_nothing_and_match_cpython():
+    # The generator keeps its state in 16-bit halves so a draw never boxes a big int.
+    out = run_micropython("""
+import micropython
+from rules.rng import Rng
+r = Rng(12345)
+out = []
+def draws(n):
+    for i in range(n):
+        r.below(6)
+micropython.heap_lock()
+try:
+    draws(500)
+    ok = "ok"
+except MemoryError:
+    ok = "MemoryError"
+finally:
+    micropython.heap_unlock()
+print(ok, r.state, [r.below(1000) for _ in range(5)])
+""")
+    from rules.rng import Rng
+    r = Rng(12345)
+    for _ in range(500):
+        r.below(6)
+    assert out.strip() == f"ok {r.state} {[r.below(1000) for _ in range(5)]}"

@@ -45,7 +45,7 @@ function copyTree(src, dst) {
     const s = path.join(src, ent.name);
     const d = dst + "/" + ent.name;
     if (ent.isDirectory()) copyTree(s, d);
-    else if (/\.(py|json|txt)$/.test(ent.name)) mp.FS.writeFile(d, fs.readFileSync(s));
+    else if (/\.(py|mpy|json|txt)$/.test(ent.name)) mp.FS.writeFile(d, fs.readFileSync(s));
   }
 }
 
@@ -61,9 +61,12 @@ for (const m of mounts) {
 
 const code = fs.readFileSync(script, "utf8");
 const prelude = "import sys\n" + vmPaths.map((p, i) => `sys.path.insert(${i}, ${JSON.stringify(p)})\n`).join("");
+// A line "#--- step" splits the script into separate runPython calls: this
+// VM's gc.collect() only reclaims memory between calls, so measurements that
+// need a real collection put one at the start of a step.
 try {
   mp.runPython(prelude);
-  mp.runPython(code);
+  for (const step of code.split(/^#--- step.*$/m)) mp.runPython(step);
 } catch (e) {
   process.stderr.write(String(e && e.message ? e.message : e) + "\n");
   process.exit(1);

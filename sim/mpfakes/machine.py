@@ -1,0 +1,79 @@
+# Minimal `machine` for running the firmware inside the MicroPython VM (which
+# has no machine module): enough to build a board and drive pins from a script.
+# MicroPython-compatible; used by the benchmark, not by the CPython simulator.
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+    _all = {}
+
+    def __init__(self, pin_id, mode=-1, pull=-1, value=None):
+        self.id = pin_id
+        self.v = 1 if pull == Pin.PULL_UP else 0
+        if value is not None:
+            self.v = value
+        self.handler = None
+        Pin._all[pin_id] = self
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        self.v = v
+
+    def irq(self, handler=None, trigger=0, hard=False):
+        self.handler = handler
+
+    def drive(self, v):
+        # From the benchmark: change the level and run the IRQ handler.
+        if v != self.v:
+            self.v = v
+            if self.handler is not None:
+                self.handler(self)
+
+
+class PWM:
+    def __init__(self, pin, freq=50, duty_ns=0):
+        self.pin = pin
+        self.f = freq
+        self.ns = duty_ns
+
+    def freq(self, f=None):
+        if f is None:
+            return self.f
+        self.f = f
+
+    def duty_ns(self, ns=None):
+        if ns is None:
+            return self.ns
+        self.ns = ns
+
+
+class WDT:
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+
+    def feed(self):
+        pass
+
+
+class Timer:
+    PERIODIC = 1
+    ONE_SHOT = 0
+
+    def __init__(self, id=-1, **kw):
+        pass
+
+    def init(self, **kw):
+        pass
+
+    def deinit(self):
+        pass
+
+
+def reset():
+    raise SystemExit("reset")
