@@ -1,0 +1,814 @@
+# Super-Skill Pinball rule engine (general: any table given as data + hooks).
+#
+# Turn model: each roll is a chance action ("roll", d1, d2). The players then
+# use that shared roll one after the other (to_act = that player) although on
+# the real table they choose simultaneously; nothing one player does changes
+# another player's options for the same roll unless a table hook says so.
+#
+# Player actions:
+#   ("fill", ball, die, skill, nudge, feature, box)
+#       ball: ball slot 0/1; die: index 0/1 of the rolled die assigned to it;
+#       skill: 0, or the circled Skill Shot number used instead of the die;
+#       nudge: 0, or the signed change written as a Nudge; feature/box: the
+#       box filled. Value used = (skill or die) + nudge.
+#   ("drain", ball)            the ball has no plain move: let it go
+#   ("bonus", menu, option)    choose a bonus after completing a set
+#   ("skill", n)               circle Skill Shot number n
+# Effects are tuples, first item the effect name (see docs/assumptions).
+from rules.errors import RuleError, CHANCE
+from rules.superskill.table import Table, Menu, START
+from rules.superskill.hooks import load_hooks
+
+MAX_PLAYERS = 4
+FORMAT = 1
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class Player:
+    __slots__ = ("stars", "round", "done", "fin", "balls", "mb", "filled", "nudges",
+                 "namt", "skills", "taken", "flags", "todo", "used", "nudged", "queue", "x")
+
+    def __init__(self, table):
+        self.stars = 0
+        self.round = 1
+        self.done = False
+        self.fin = -1
+        self.balls = [START, None]
+        self.mb = False
+        self.filled = {}
+        for f in table.features:
+            self.filled[f.id] = [0] * f.nbox
+        self.nudges = 0
+        self.namt = 0
+        self.skills = []
+        self.taken = []
+        self.flags = []
+        self.todo = []
+        self.used = []
+        self.nudged = False
+        self.queue = []
+        self.x = {}
+
+    def nballs(self):
+        n = 0
+        for b in self.balls:
+            if b is not None:
+                n += 1
+        return n
+
+    def has_work(self):
+        return (not self.done) and (len(self.queue) > 0 or len(self.todo) > 0)
+
+    def clone(self):
+        c = object.__new__(Player)
+        c.stars = self.stars
+        c.round = self.round
+        c.done = self.done
+        c.fin = self.fin
+        c.balls = list(self.balls)
+        c.mb = self.mb
+        c.filled = {}
+        for k in self.filled:
+            c.filled[k] = list(self.filled[k])
+        c.nudges = self.nudges
+        c.namt = self.namt
+        c.skills = list(self.skills)
+        c.taken = list(self.taken)
+        c.flags = list(self.flags)
+        c.todo = list(self.todo)
+        c.used = list(self.used)
+        c.nudged = self.nudged
+        c.queue = [list(q) for q in self.queue]
+        c.x = _copy_json(self.x)
+        return c
+
+    def to_dict(self):
+        filled = {}
+        for k in self.filled:
+            filled[k] = list(self.filled[k])
+        return {
+            "stars": self.stars, "round": self.round, "done": self.done, "fin": self.fin,
+            "balls": list(self.balls), "mb": self.mb, "filled": filled,
+            "nudges": self.nudges, "namt": self.namt, "skills": list(self.skills),
+            "taken": list(self.taken), "flags": list(self.flags), "todo": list(self.todo),
+            "used": list(self.used), "nudged": self.nudged,
+            "queue": [list(q) for q in self.queue], "x": _copy_json(self.x),
+        }
+
+
+def _copy_json(v):
+    if isinstance(v, dict):
+        out = {}
+        for k in v:
+            out[k] = _copy_json(v[k])
+        return out
+    if isinstance(v, list):
+        return [_copy_json(i) for i in v]
+    return v
+
+
+def _merge_menus(table, hooks):
+    # Bonus menus of the table plus those a hooks module adds: extra_menus (a
+    # list of menu dicts) and extra_options ({menu id: [option dicts]}).
+    em = getattr(hooks, "extra_menus", None)
+    eo = getattr(hooks, "extra_options", None)
+    if not em and not eo:
+        return table.menus, table.options
+    menus = {}
+    for mid in table.menu_order:
+        menus[mid] = table.menus[mid]
+    for md in em or ():
+        m = Menu(md, table.fmap)
+        if m.id in menus:
+            raise RuleError("hooks: duplicate menu " + m.id)
+        menus[m.id] = m
+    if eo:
+        for mid in eo:
+            if mid not in menus:
+                raise RuleError("hooks: unknown menu " + mid)
+            old = menus[mid]
+            d = {"id": mid, "name": old.name,
+                 "options": [o.data for o in old.options] + list(eo[mid])}
+            menus[mid] = Menu(d, table.fmap)
+    options = {}
+    for mid in menus:
+        for o in menus[mid].options:
+            options[o.key] = o
+    return menus, options
+
+
+class SuperSkillGame:
+    def __init__(self, config, players=1, hooks=None):
+        table = config if isinstance(config, Table) else Table(config)
+        self.table = table
+        if isinstance(players, (list, tuple)):
+            players = len(players)
+        if not _is_int(players) or not (1 <= players <= MAX_PLAYERS):
+            raise RuleError("players must be 1..%d" % MAX_PLAYERS)
+        self.hooks = hooks if hooks is not None else load_hooks(table.hooks)
+        self.menus, self.options = _merge_menus(table, self.hooks)
+        self.players = [Player(table) for _ in range(players)]
+        self.roll_no = 0
+        self.dice = None
+        self.cur = CHANCE
+        self._ver = 0
+        self._cache = None
+        for p in range(players):
+            self.players[p].x = self.hooks.init_player(self, p)
+
+    # ---- queries ------------------------------------------------------------
+
+    def is_over(self):
+        for ps in self.players:
+            if not ps.done:
+                return False
+        return True
+
+    @property
+    def to_act(self):
+        if self.is_over():
+            return None
+        return self.cur
+
+    @property
+    def phase(self):
+        if self.is_over():
+            return "over"
+        if self.cur == CHANCE:
+            return "roll"
+        q = self.players[self.cur].queue
+        if q:
+            return "skill" if q[0][0] == "skill" else "bonus"
+        return "move"
+
+    def winners(self):
+        # Most stars; tie: whoever finished their last round on the earliest
+        # roll; still tied: shared.
+        if not self.is_over():
+            return []
+        best = None
+        for p, ps in enumerate(self.players):
+            key = (ps.stars, -ps.fin)
+            if best is None or key > best:
+                best = key
+        return [p for p, ps in enumerate(self.players) if (ps.stars, -ps.fin) == best]
+
+    @property
+    def winner(self):
+        w = self.winners()
+        return w[0] if len(w) == 1 else None
+
+    def fpass(self, p):
+        opts = self.options
+        for k in self.players[p].flags:
+            if opts[k].kind == "flipper_pass":
+                return True
+        return False
+
+    def targets(self, p, pos, value, ball=0):
+        # Boxes a ball at pos may fill with this value (rule order: where the
+        # ball may go, then which empty box there shows the value).
+        t = self.table
+        ps = self.players[p]
+        out = []
+        for fid, cols in t.destinations(pos, self.fpass(p)):
+            f = t.fmap[fid]
+            filled = ps.filled[fid]
+            if f.sequence:
+                i = 0
+                while i < f.nbox and filled[i]:
+                    i += 1
+                if i < f.nbox and value in f.faces[i] and (cols is None or f.colours[i] in cols):
+                    out.append((fid, i))
+                continue
+            seen = []
+            for i in range(f.nbox):
+                if filled[i] or value not in f.faces[i]:
+                    continue
+                if cols is not None and f.colours[i] not in cols:
+                    continue
+                sig = (f.faces[i], f.colours[i], f.lines[i], f.stars[i])
+                if sig in seen:
+                    continue
+                seen.append(sig)
+                out.append((fid, i))
+        return self.hooks.filter_targets(self, p, ball, pos, value, out)
+
+    def free_dice(self, p):
+        ps = self.players[p]
+        out = []
+        vals = []
+        for d in (0, 1):
+            if d in ps.used:
+                continue
+            if self.dice[d] in vals:
+                continue
+            vals.append(self.dice[d])
+            out.append(d)
+        return out
+
+    def can_nudge(self, p):
+        ps = self.players[p]
+        return ps.nudges < self.table.nudge_boxes and not ps.nudged
+
+    def bonus_options(self, p, mid):
+        ps = self.players[p]
+        out = []
+        for o in self.menus[mid].options:
+            if o.once and o.key in ps.taken:
+                continue
+            if o.kind == "multiball" and ps.nballs() >= 2:
+                continue
+            if o.lasts is not None and o.key in ps.flags:
+                continue
+            out.append(o)
+        return self.hooks.bonus_options(self, p, mid, out)
+
+    def skill_choices(self, p):
+        ps = self.players[p]
+        return [n for n in self.table.skill_shots if n not in ps.skills]
+
+    def legal_actions(self):
+        if self._cache is not None and self._cache[0] == self._ver:
+            return list(self._cache[1])
+        acts = self._legal()
+        self._cache = (self._ver, acts)
+        return list(acts)
+
+    def _legal(self):
+        if self.is_over():
+            return []
+        t = self.table
+        if self.cur == CHANCE:
+            return [("roll", a, b) for a in t.faces for b in t.faces]
+        p = self.cur
+        ps = self.players[p]
+        if ps.queue:
+            head = ps.queue[0]
+            if head[0] == "skill":
+                return [("skill", n) for n in self.skill_choices(p)]
+            return [("bonus", head[1], o.id) for o in self.bonus_options(p, head[1])]
+        acts = []
+        for b in ps.todo:
+            self._ball_actions(p, b, acts)
+        for a in self.hooks.extra_actions(self, p):
+            acts.append(a)
+        return acts
+
+    def _ball_actions(self, p, b, acts):
+        t = self.table
+        ps = self.players[p]
+        pos = ps.balls[b]
+        dice = self.free_dice(p)
+        only_one = len(ps.todo) == 1
+        nudge = self.can_nudge(p)
+        lo = t.min_face
+        hi = t.max_face
+        plain = False
+        for d in dice:
+            bases = [(0, self.dice[d])]
+            if not only_one or d == dice[0]:
+                for s in ps.skills:
+                    bases.append((s, s))
+            for s, base in bases:
+                deltas = [0]
+                if nudge:
+                    for v in range(lo, hi + 1):
+                        if v != base:
+                            deltas.append(v - base)
+                for n in deltas:
+                    v = base + n
+                    for fid, i in self.targets(p, pos, v, b):
+                        if n and t.fmap[fid].kind == "outlane":
+                            continue  # never nudge into losing the ball
+                        acts.append(("fill", b, d, s, n, fid, i))
+                        if s == 0 and n == 0:
+                            plain = True
+        if not plain:
+            acts.append(("drain", b))
+
+    # ---- applying -----------------------------------------------------------
+
+    def apply(self, action):
+        if isinstance(action, list):
+            action = tuple(action)
+        if not isinstance(action, tuple) or not action:
+            raise RuleError("action must be a tuple")
+        if self.is_over():
+            raise RuleError("game over")
+        for v in action:
+            if isinstance(v, bool):
+                raise RuleError("booleans are not action values")
+        if action not in self._legal_cached():
+            raise RuleError("illegal action %r in phase %s" % (action, self.phase))
+        eff = []
+        name = action[0]
+        self._ver += 1
+        if name == "roll":
+            self._roll(action[1], action[2], eff)
+            return eff
+        p = self.cur
+        if name == "fill":
+            self._do_fill(p, action, eff)
+        elif name == "drain":
+            self._lose_ball(p, action[1], "drain", eff)
+        elif name == "bonus":
+            self.players[p].queue.pop(0)
+            self._bonus(p, action[1], action[2], eff)
+        elif name == "skill":
+            self.players[p].queue.pop(0)
+            self._circle(p, action[1], eff)
+        else:
+            self.hooks.apply_extra(self, p, action, eff)
+        self._settle(p, eff)
+        self._advance(eff)
+        return eff
+
+    def _legal_cached(self):
+        if self._cache is None or self._cache[0] != self._ver:
+            self._cache = (self._ver, self._legal())
+        return self._cache[1]
+
+    def _roll(self, d1, d2, eff):
+        self.roll_no += 1
+        self.dice = (d1, d2)
+        eff.append(("roll", d1, d2))
+        for p, ps in enumerate(self.players):
+            ps.used = []
+            ps.nudged = False
+            ps.todo = []
+            if ps.done:
+                continue
+            if ps.mb and ps.nballs() <= 1:
+                ps.mb = False
+                eff.append(("multiball_end", p))
+            if ps.namt:
+                amt = ps.namt
+                ps.namt = 0
+                diff = d1 - d2 if d1 >= d2 else d2 - d1
+                if diff < amt:
+                    eff.append(("tilt", p, amt, diff))
+                    if not self.hooks.on_tilt(self, p, eff):
+                        for b in (0, 1):
+                            if ps.balls[b] is not None:
+                                self._lose_ball(p, b, "tilt", eff)
+                    continue
+                eff.append(("nudge_clear", p, amt, diff))
+            ps.todo = [b for b in (0, 1) if ps.balls[b] is not None]
+        self.hooks.on_roll(self, eff)
+        self.cur = CHANCE
+        self._advance(eff)
+
+    def _do_fill(self, p, a, eff):
+        ps = self.players[p]
+        b, d, s, n, fid, i = a[1], a[2], a[3], a[4], a[5], a[6]
+        base = s if s else self.dice[d]
+        v = base + n
+        if s:
+            ps.skills.remove(s)
+            eff.append(("skill_used", p, s, self.dice[d]))
+        if n:
+            ps.nudges += 1
+            ps.namt = n if n > 0 else -n
+            ps.nudged = True
+            eff.append(("nudge", p, base, v, ps.namt))
+        ps.used.append(d)
+        ps.todo.remove(b)
+        self.fill_box(p, b, fid, i, v, eff)
+
+    def fill_box(self, p, b, fid, i, v, eff):
+        # Fill one box and resolve what it gives; b < 0 when a bonus fills it.
+        t = self.table
+        ps = self.players[p]
+        f = t.fmap[fid]
+        ps.filled[fid][i] = 1
+        eff.append(("fill", p, b, fid, i, v))
+        lost = False
+        if b >= 0 and f.kind == "outlane":
+            cnt = 0
+            for x in f.flippers:
+                for k in ps.filled[x]:
+                    cnt += k
+            self.award(p, f.per_box * cnt, f.tags, fid, eff)
+            lost = True
+        else:
+            self.award(p, f.stars[i], f.tags, fid, eff)
+            if b >= 0:
+                if f.kind == "inlane":
+                    ps.balls[b] = f.to
+                    eff.append(("ball_to", p, b, f.to))
+                else:
+                    ps.balls[b] = fid
+        self.hooks.on_box_filled(self, p, b, fid, i, v, eff)
+        if b >= 0 and f.kind == "inlane":
+            self.hooks.on_ball_moved(self, p, b, f.to, eff)
+        for sid in f.sets:
+            self._check_set(p, sid, eff)
+        if lost:
+            self._lose_ball(p, b, "outlane", eff)
+
+    def award(self, p, base, tags, why, eff):
+        if base <= 0:
+            return 0
+        ps = self.players[p]
+        n = base
+        opts = self.options
+        for k in ps.flags:
+            o = opts[k]
+            if o.kind == "multiplier" and o.tag in tags:
+                n *= o.factor
+        if ps.mb:
+            n *= self.table.mb_factor
+        n *= self.hooks.star_factor(self, p, tags)
+        ps.stars += n
+        eff.append(("stars", p, n, why))
+        return n
+
+    def _check_set(self, p, sid, eff):
+        t = self.table
+        ps = self.players[p]
+        s = t.smap[sid]
+        for fid in s.features:
+            for k in ps.filled[fid]:
+                if not k:
+                    return
+        eff.append(("set_complete", p, sid))
+        if s.erase:
+            for fid in s.features:
+                f = t.fmap[fid]
+                row = ps.filled[fid]
+                for i in range(f.nbox):
+                    if f.lines[i] == "solid":
+                        row[i] = 0
+        self.hooks.on_set_completed(self, p, sid, eff)
+        for r in s.reward:
+            if r[0] == "stars":
+                self.award(p, r[1], ("set",), sid, eff)
+            elif r[0] == "skill_shot":
+                ps.queue.append(["skill"])
+            elif r[0] == "menu":
+                ps.queue.append(["menu", r[1]])
+            else:
+                self.hooks.apply_custom(self, p, r, eff)
+
+    def _circle(self, p, n, eff):
+        self.players[p].skills.append(n)
+        self.players[p].skills.sort()
+        eff.append(("skill_shot", p, n))
+
+    def _bonus(self, p, mid, oid, eff):
+        t = self.table
+        ps = self.players[p]
+        o = None
+        for x in self.bonus_options(p, mid):
+            if x.id == oid:
+                o = x
+        if o.once:
+            ps.taken.append(o.key)
+        eff.append(("bonus", p, mid, oid))
+        k = o.kind
+        if k == "stars":
+            self.award(p, o.stars, ("bonus",), o.key, eff)
+        elif k == "multiball":
+            self.start_multiball(p, eff)
+        elif k == "flipper_pass" or k == "multiplier":
+            ps.flags.append(o.key)
+        elif k == "fill_next":
+            f = t.fmap[o.feature]
+            for _ in range(o.count):
+                row = ps.filled[f.id]
+                i = 0
+                while i < f.nbox and row[i]:
+                    i += 1
+                if i >= f.nbox:
+                    break
+                self.fill_box(p, -1, f.id, i, f.faces[i][0], eff)
+        elif k == "skill_shot":
+            ps.queue.insert(0, ["skill"])
+        else:
+            self.hooks.apply_custom(self, p, ("option", o.key), eff)
+
+    def start_multiball(self, p, eff):
+        ps = self.players[p]
+        for b in (0, 1):
+            if ps.balls[b] is None:
+                ps.balls[b] = START
+                ps.mb = True
+                eff.append(("multiball", p, b))
+                return True
+        return False
+
+    def _settle(self, p, eff):
+        # Resolve queued choices that are not real choices (none or one option).
+        ps = self.players[p]
+        while ps.queue and not ps.done:
+            head = ps.queue[0]
+            if head[0] == "skill":
+                ch = self.skill_choices(p)
+                if len(ch) > 1:
+                    return
+                ps.queue.pop(0)
+                if ch:
+                    self._circle(p, ch[0], eff)
+                else:
+                    eff.append(("skill_shot_lost", p))
+            else:
+                ch = self.bonus_options(p, head[1])
+                if len(ch) > 1:
+                    return
+                ps.queue.pop(0)
+                if ch:
+                    self._bonus(p, head[1], ch[0].id, eff)
+                else:
+                    eff.append(("no_bonus", p, head[1]))
+
+    def _lose_ball(self, p, b, why, eff):
+        ps = self.players[p]
+        ps.balls[b] = None
+        if b in ps.todo:
+            ps.todo.remove(b)
+        eff.append(("ball_lost", p, b, why))
+        self.hooks.on_ball_lost(self, p, b, why, eff)
+        if ps.balls[0] is None and ps.balls[1] is None:
+            self.end_round(p, eff)
+
+    def end_round(self, p, eff):
+        # Round-end procedure: erase dashed boxes and round-long indicators,
+        # fill the next round circle, a new ball on the Start Arrow.
+        t = self.table
+        ps = self.players[p]
+        eff.append(("round_end", p, ps.round))
+        for f in t.features:
+            row = ps.filled[f.id]
+            for i in range(f.nbox):
+                if f.lines[i] == "dashed":
+                    row[i] = 0
+        ps.flags = [k for k in ps.flags if self.options[k].lasts != "round"]
+        ps.todo = []
+        ps.balls = [None, None]
+        self.hooks.on_round_end(self, p, eff)
+        ps.mb = False
+        if ps.round >= t.rounds:
+            ps.done = True
+            ps.fin = self.roll_no
+            ps.queue = []
+            eff.append(("player_over", p, ps.stars))
+        else:
+            ps.round += 1
+            ps.balls = [START, None]
+            eff.append(("round_start", p, ps.round))
+
+    def _advance(self, eff):
+        if self.is_over():
+            if not eff or eff[-1][0] != "game_over":
+                eff.append(("game_over", tuple(self.winners())))
+            self.cur = CHANCE
+            return
+        n = len(self.players)
+        if self.cur != CHANCE and self.players[self.cur].has_work():
+            return
+        start = 0 if self.cur == CHANCE else self.cur + 1
+        for q in range(start, n):
+            if self.players[q].has_work():
+                self.cur = q
+                return
+        self.cur = CHANCE
+
+    # ---- copies and persistence ---------------------------------------------
+
+    def clone(self):
+        g = object.__new__(type(self))
+        g.table = self.table
+        g.hooks = self.hooks
+        g.menus = self.menus
+        g.options = self.options
+        g.players = [ps.clone() for ps in self.players]
+        g.roll_no = self.roll_no
+        g.dice = self.dice
+        g.cur = self.cur
+        # same state, same legal actions: share the (never mutated) cached list
+        g._ver = self._ver
+        g._cache = self._cache
+        return g
+
+    def to_dict(self):
+        return {
+            "format": FORMAT, "table": self.table.id, "roll_no": self.roll_no,
+            "dice": list(self.dice) if self.dice is not None else None,
+            "cur": self.cur, "players": [ps.to_dict() for ps in self.players],
+        }
+
+    @classmethod
+    def from_dict(cls, config, d, hooks=None):
+        table = config if isinstance(config, Table) else Table(config)
+        if not isinstance(d, dict):
+            raise RuleError("state: not an object")
+        if d.get("format") != FORMAT:
+            raise RuleError("state: format")
+        if d.get("table") != table.id:
+            raise RuleError("state: saved for table %r" % (d.get("table"),))
+        pl = d.get("players")
+        if not isinstance(pl, list) or not (1 <= len(pl) <= MAX_PLAYERS):
+            raise RuleError("state: players")
+        g = cls(table, len(pl), hooks)
+        rn = d.get("roll_no")
+        if not _is_int(rn) or rn < 0:
+            raise RuleError("state: roll_no")
+        g.roll_no = rn
+        dice = d.get("dice")
+        if dice is None:
+            g.dice = None
+        else:
+            if not isinstance(dice, list) or len(dice) != 2:
+                raise RuleError("state: dice")
+            for v in dice:
+                if v not in table.faces:
+                    raise RuleError("state: dice")
+            g.dice = (dice[0], dice[1])
+        cur = d.get("cur")
+        if not _is_int(cur) or not (CHANCE <= cur < len(pl)):
+            raise RuleError("state: cur")
+        g.cur = cur
+        for p in range(len(pl)):
+            g.players[p] = g._load_player(p, pl[p])
+        # consistency of the turn pointer
+        if g.dice is None and (rn != 0 or cur != CHANCE):
+            raise RuleError("state: no roll yet")
+        for p, ps in enumerate(g.players):
+            w = ps.has_work()
+            if cur == CHANCE and w and not g.is_over():
+                raise RuleError("state: player %d still has to act" % p)
+            if cur != CHANCE and p < cur and w:
+                raise RuleError("state: player %d still has to act" % p)
+        if cur != CHANCE and not g.players[cur].has_work():
+            raise RuleError("state: player to act has nothing to do")
+        if g.is_over() and cur != CHANCE:
+            raise RuleError("state: game over")
+        return g
+
+    def _load_player(self, p, d):
+        t = self.table
+        if not isinstance(d, dict):
+            raise RuleError("state: player %d" % p)
+        ps = Player(t)
+
+        def bad(what):
+            raise RuleError("state: player %d: %s" % (p, what))
+
+        def get_int(k, lo, hi):
+            v = d.get(k)
+            if not _is_int(v) or v < lo or v > hi:
+                bad(k)
+            return v
+
+        def get_bool(k):
+            v = d.get(k)
+            if not isinstance(v, bool):
+                bad(k)
+            return v
+
+        ps.stars = get_int("stars", 0, 1 << 30)
+        ps.round = get_int("round", 1, t.rounds)
+        ps.done = get_bool("done")
+        ps.fin = get_int("fin", -1, 1 << 30)
+        if ps.done != (ps.fin >= 0):
+            bad("fin")
+        balls = d.get("balls")
+        if not isinstance(balls, list) or len(balls) != 2:
+            bad("balls")
+        for b in balls:
+            if b is not None and b not in t.positions:
+                bad("ball position %r" % (b,))
+        ps.balls = list(balls)
+        nb = ps.nballs()
+        if ps.done and nb:
+            bad("balls after game over")
+        if not ps.done and nb == 0:
+            bad("no ball in play")
+        ps.mb = get_bool("mb")
+        filled = d.get("filled")
+        if not isinstance(filled, dict) or len(filled) != len(t.features):
+            bad("filled")
+        for f in t.features:
+            row = filled.get(f.id)
+            if not isinstance(row, list) or len(row) != f.nbox:
+                bad("filled " + f.id)
+            for k in row:
+                if k not in (0, 1) or isinstance(k, bool):
+                    bad("filled " + f.id)
+            if f.sequence:
+                i = 0
+                while i < f.nbox and row[i]:
+                    i += 1
+                for k in row[i:]:
+                    if k:
+                        bad("sequence " + f.id)
+            ps.filled[f.id] = list(row)
+        ps.nudges = get_int("nudges", 0, t.nudge_boxes)
+        ps.namt = get_int("namt", 0, t.max_face - t.min_face)
+        sk = d.get("skills")
+        if not isinstance(sk, list):
+            bad("skills")
+        for n in sk:
+            if n not in t.skill_shots or sk.count(n) != 1:
+                bad("skills")
+        if sorted(sk) != sk:
+            bad("skills order")
+        ps.skills = list(sk)
+        for k in ("taken", "flags"):
+            v = d.get(k)
+            if not isinstance(v, list):
+                bad(k)
+            for key in v:
+                if key not in self.options or v.count(key) != 1:
+                    bad(k)
+                o = self.options[key]
+                if k == "taken" and not o.once:
+                    bad(k)
+                if k == "flags" and o.lasts is None:
+                    bad(k)
+        ps.taken = list(d["taken"])
+        ps.flags = list(d["flags"])
+        todo = d.get("todo")
+        if not isinstance(todo, list):
+            bad("todo")
+        for b in todo:
+            if b not in (0, 1) or todo.count(b) != 1 or balls[b] is None:
+                bad("todo")
+        ps.todo = list(todo)
+        used = d.get("used")
+        if not isinstance(used, list) or len(used) > 2:
+            bad("used")
+        for u in used:
+            if u not in (0, 1) or used.count(u) != 1:
+                bad("used")
+        ps.used = list(used)
+        ps.nudged = get_bool("nudged")
+        q = d.get("queue")
+        if not isinstance(q, list):
+            bad("queue")
+        for e in q:
+            if not isinstance(e, list) or not e:
+                bad("queue")
+            if e[0] == "skill":
+                if len(e) != 1:
+                    bad("queue")
+            elif e[0] == "menu":
+                if len(e) != 2 or e[1] not in self.menus:
+                    bad("queue")
+            else:
+                bad("queue")
+        ps.queue = [list(e) for e in q]
+        if (ps.todo or ps.queue) and self.dice is None:
+            bad("work without a roll")
+        if ps.done and (ps.todo or ps.queue or ps.mb or ps.namt):
+            bad("finished player with pending state")
+        x = d.get("x")
+        err = self.hooks.check_player(self, p, x)
+        if err:
+            bad("extra: " + err)
+        ps.x = _copy_json(x)
+        return ps

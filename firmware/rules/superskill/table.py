@@ -1,0 +1,342 @@
+# Super-Skill Pinball: one table (a "Pin") as validated data plus indexes.
+# The table dict comes from firmware/data/superskill/<table>.json; nothing about
+# a particular table is hard-coded here. Movement destinations are precomputed
+# per origin so the engine only filters by die value and filled boxes.
+from rules.errors import RuleError
+
+LINES = ("solid", "dashed", "double")
+KINDS = ("target", "bumper", "droptarget", "flipper", "inlane", "outlane",
+         "scoop", "lane", "spinner")
+OPTION_KINDS = ("stars", "multiball", "flipper_pass", "multiplier", "fill_next",
+                "skill_shot", "custom")
+START = "start"
+
+
+def _need(cond, msg):
+    if not cond:
+        raise RuleError("table: " + msg)
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _str_list(v, what):
+    _need(isinstance(v, list), what + " must be a list")
+    for s in v:
+        _need(isinstance(s, str), what + " entries must be strings")
+    return v
+
+
+class Feature:
+    __slots__ = ("id", "name", "kind", "zone", "zi", "colour", "tags", "faces", "colours",
+                 "lines", "stars", "sequence", "acc_from", "acc_pass", "to", "flippers",
+                 "per_box", "reaches", "nbox", "sets", "data")
+
+    def __init__(self, d, zone_index):
+        _need(isinstance(d, dict), "feature must be an object")
+        fid = d.get("id")
+        _need(isinstance(fid, str) and fid and fid != START and ":" not in fid,
+              "feature id %r" % (fid,))
+        self.id = fid
+        self.data = d
+        self.name = d.get("name", fid)
+        self.kind = d.get("kind", "target")
+        _need(self.kind in KINDS, "feature %s: kind %r" % (fid, self.kind))
+        z = d.get("zone")
+        _need(z in zone_index, "feature %s: zone %r" % (fid, z))
+        self.zone = z
+        self.zi = zone_index[z]
+        self.colour = d.get("colour", "white")
+        self.tags = tuple(_str_list(d.get("tags", []), fid + ".tags"))
+        line = d.get("line", "solid")
+        stars = d.get("stars", 0)
+        _need(_is_int(stars) and stars >= 0, fid + ": stars")
+        boxes = d.get("boxes")
+        _need(isinstance(boxes, list) and boxes, fid + ": boxes must be a non-empty list")
+        self.faces = []
+        self.colours = []
+        self.lines = []
+        self.stars = []
+        for b in boxes:
+            _need(isinstance(b, dict), fid + ": box must be an object")
+            fs = b.get("faces")
+            _need(isinstance(fs, list) and fs, fid + ": box faces")
+            for v in fs:
+                _need(_is_int(v) and 1 <= v <= 12, fid + ": face %r" % (v,))
+            ln = b.get("line", line)
+            _need(ln in LINES, fid + ": line %r" % (ln,))
+            st = b.get("stars", stars)
+            _need(_is_int(st) and st >= 0, fid + ": box stars")
+            self.faces.append(tuple(fs))
+            self.colours.append(b.get("colour", self.colour))
+            self.lines.append(ln)
+            self.stars.append(st)
+        self.nbox = len(self.faces)
+        self.sequence = bool(d.get("sequence", False))
+        acc = d.get("access")
+        if acc is None:
+            self.acc_from = None
+            self.acc_pass = False
+        else:
+            _need(isinstance(acc, dict), fid + ": access")
+            self.acc_from = tuple(_str_list(acc.get("from", []), fid + ".access.from"))
+            self.acc_pass = bool(acc.get("flipper_pass", False))
+        self.to = d.get("to")
+        self.flippers = tuple(_str_list(d.get("flippers", []), fid + ".flippers"))
+        self.per_box = d.get("per_box", 0)
+        _need(_is_int(self.per_box) and self.per_box >= 0, fid + ": per_box")
+        self.reaches = tuple(_str_list(d.get("reaches", []), fid + ".reaches"))
+        self.sets = []
+
+
+class TableSet:
+    __slots__ = ("id", "name", "features", "reward", "erase")
+
+    def __init__(self, d, fmap):
+        _need(isinstance(d, dict), "set must be an object")
+        self.id = d.get("id")
+        _need(isinstance(self.id, str) and self.id, "set id")
+        self.name = d.get("name", self.id)
+        self.features = tuple(_str_list(d.get("features"), "set features"))
+        _need(len(self.features) > 0, "set %s is empty" % self.id)
+        for f in self.features:
+            _need(f in fmap, "set %s: unknown feature %r" % (self.id, f))
+        rw = d.get("reward", [])
+        _need(isinstance(rw, list), "set %s: reward" % self.id)
+        self.reward = []
+        for r in rw:
+            _need(isinstance(r, list) and r and isinstance(r[0], str), "set %s: reward" % self.id)
+            self.reward.append(tuple(r))
+        self.erase = bool(d.get("erase", True))
+
+
+class Option:
+    __slots__ = ("id", "key", "name", "kind", "once", "lasts", "stars", "tag", "factor",
+                 "feature", "count", "data")
+
+    def __init__(self, d, menu_id, fmap):
+        _need(isinstance(d, dict), "option must be an object")
+        self.id = d.get("id")
+        _need(isinstance(self.id, str) and self.id and "." not in self.id, "option id")
+        self.key = menu_id + "." + self.id
+        self.data = d
+        self.name = d.get("name", self.id)
+        self.kind = d.get("kind")
+        _need(self.kind in OPTION_KINDS, "option %s: kind %r" % (self.key, self.kind))
+        self.once = bool(d.get("once", True))
+        self.lasts = d.get("lasts")
+        _need(self.lasts in (None, "round", "game"), "option %s: lasts" % self.key)
+        self.stars = d.get("stars", 0)
+        _need(_is_int(self.stars) and self.stars >= 0, "option %s: stars" % self.key)
+        self.tag = d.get("tag")
+        self.factor = d.get("factor", 1)
+        _need(_is_int(self.factor) and self.factor >= 1, "option %s: factor" % self.key)
+        self.feature = d.get("feature")
+        self.count = d.get("count", 1)
+        if self.kind == "fill_next":
+            _need(self.feature in fmap and fmap[self.feature].sequence,
+                  "option %s: fill_next needs a sequence feature" % self.key)
+        if self.kind == "multiplier":
+            _need(isinstance(self.tag, str), "option %s: multiplier needs a tag" % self.key)
+        if self.kind in ("flipper_pass", "multiplier"):
+            _need(self.lasts is not None, "option %s: needs lasts" % self.key)
+
+
+class Menu:
+    __slots__ = ("id", "name", "options", "omap")
+
+    def __init__(self, d, fmap):
+        _need(isinstance(d, dict), "menu must be an object")
+        self.id = d.get("id")
+        _need(isinstance(self.id, str) and self.id, "menu id")
+        self.name = d.get("name", self.id)
+        ops = d.get("options")
+        _need(isinstance(ops, list) and ops, "menu %s: options" % self.id)
+        self.options = []
+        self.omap = {}
+        for o in ops:
+            opt = Option(o, self.id, fmap)
+            _need(opt.id not in self.omap, "menu %s: duplicate option %s" % (self.id, opt.id))
+            self.options.append(opt)
+            self.omap[opt.id] = opt
+
+
+class Table:
+    def __init__(self, d):
+        _need(isinstance(d, dict), "table must be an object")
+        self.data = d
+        self.id = d.get("id")
+        _need(isinstance(self.id, str) and self.id, "id")
+        self.name = d.get("name", self.id)
+        self.hooks = d.get("hooks")
+        self.rounds = d.get("rounds", 3)
+        _need(_is_int(self.rounds) and self.rounds >= 1, "rounds")
+        faces = d.get("faces", [1, 2, 3, 4, 5, 6])
+        _need(isinstance(faces, list) and faces, "faces")
+        for v in faces:
+            _need(_is_int(v) and v >= 1, "faces")
+        self.faces = tuple(faces)
+        self.min_face = min(faces)
+        self.max_face = max(faces)
+        self.nudge_boxes = d.get("nudge_boxes", 0)
+        _need(_is_int(self.nudge_boxes) and self.nudge_boxes >= 0, "nudge_boxes")
+        sk = d.get("skill_shots", [])
+        _need(isinstance(sk, list), "skill_shots")
+        for v in sk:
+            _need(_is_int(v) and v >= 1, "skill_shots")
+        self.skill_shots = tuple(sk)
+        self.mb_factor = d.get("multiball_factor", 1)
+        _need(_is_int(self.mb_factor) and self.mb_factor >= 1, "multiball_factor")
+
+        zones = d.get("zones")
+        _need(isinstance(zones, list) and len(zones) >= 2, "zones")
+        self.zones = []
+        self.zone_names = {}
+        zi = {}
+        for z in zones:
+            _need(isinstance(z, dict) and isinstance(z.get("id"), str), "zone")
+            _need(z["id"] not in zi, "duplicate zone " + z["id"])
+            zi[z["id"]] = len(self.zones)
+            self.zones.append(z["id"])
+            self.zone_names[z["id"]] = z.get("name", z["id"])
+        self.zone_index = zi
+
+        feats = d.get("features")
+        _need(isinstance(feats, list) and feats, "features")
+        self.features = []
+        self.fmap = {}
+        for fd in feats:
+            f = Feature(fd, zi)
+            _need(f.id not in self.fmap, "duplicate feature " + f.id)
+            self.features.append(f)
+            self.fmap[f.id] = f
+        self.flippers = [f.id for f in self.features if f.kind == "flipper"]
+        _need(len(self.flippers) >= 1, "a table needs at least one flipper")
+        fz = self.fmap[self.flippers[0]].zi
+        for fid in self.flippers:
+            _need(self.fmap[fid].zi == fz, "flippers must share the flipper zone")
+        self.flipper_zone = fz
+        for f in self.features:
+            if f.kind == "inlane":
+                _need(f.to in self.flippers, f.id + ": inlane must lead to a flipper")
+            if f.kind == "outlane":
+                for x in f.flippers:
+                    _need(x in self.flippers, f.id + ": outlane flipper %r" % (x,))
+            if f.acc_from is not None:
+                for x in f.acc_from:
+                    _need(x == START or x in self.fmap, f.id + ": access from %r" % (x,))
+            if f.kind == "flipper":
+                _need(len(f.reaches) > 0, f.id + ": flipper needs reaches")
+
+        st = d.get("start", {})
+        _need(isinstance(st, dict), "start")
+        to = st.get("to", "down")
+        if to != "down":
+            _str_list(to, "start.to")
+            for x in to:
+                _need(x in self.fmap, "start.to %r" % (x,))
+        self.start_to = to
+        self.start_name = st.get("name", "Start Arrow")
+
+        self.arrows = {}
+        self.info_arrows = []
+        for a in d.get("arrows", []):
+            _need(isinstance(a, dict), "arrow")
+            fr = a.get("from")
+            t = a.get("to")
+            _need(fr in self.fmap or fr == START, "arrow from %r" % (fr,))
+            _need(t in self.fmap, "arrow to %r" % (t,))
+            _need(fr != t, "arrow to itself")
+            if a.get("kind", "move") == "move":
+                if fr not in self.arrows:
+                    self.arrows[fr] = []
+                self.arrows[fr].append(t)
+            else:
+                self.info_arrows.append((fr, t, a.get("colour", "white")))
+
+        self.sets = []
+        self.smap = {}
+        for sd in d.get("sets", []):
+            s = TableSet(sd, self.fmap)
+            _need(s.id not in self.smap, "duplicate set " + s.id)
+            self.sets.append(s)
+            self.smap[s.id] = s
+            for fid in s.features:
+                self.fmap[fid].sets.append(s.id)
+
+        self.menus = {}
+        self.menu_order = []
+        for md in d.get("menus", []):
+            m = Menu(md, self.fmap)
+            _need(m.id not in self.menus, "duplicate menu " + m.id)
+            self.menus[m.id] = m
+            self.menu_order.append(m.id)
+        for s in self.sets:
+            for r in s.reward:
+                if r[0] == "menu":
+                    _need(len(r) == 2 and r[1] in self.menus, "set %s: menu reward" % s.id)
+                elif r[0] == "stars":
+                    _need(len(r) == 2 and _is_int(r[1]), "set %s: stars reward" % s.id)
+                else:
+                    _need(r[0] in ("skill_shot", "custom"), "set %s: reward %r" % (s.id, r[0]))
+        self.options = {}
+        for mid in self.menu_order:
+            for o in self.menus[mid].options:
+                self.options[o.key] = o
+
+        self.indicators = d.get("indicators", [])
+        self.achievements = d.get("achievements", [])
+        self.positions = [START] + [f.id for f in self.features
+                                    if f.kind not in ("inlane", "outlane", "spinner")]
+        self._dest = {}
+        self._build_destinations()
+
+    # ---- movement -----------------------------------------------------------
+
+    def allowed_from(self, f, pos, fpass):
+        # Features with an access condition are only reachable from the listed
+        # positions (or from any flipper under Flipper Pass when marked so).
+        if f.acc_from is None:
+            return True
+        if pos in f.acc_from:
+            return True
+        return fpass and f.acc_pass and pos in self.flippers
+
+    def _build_destinations(self):
+        # _dest[(pos, fpass)] = list of (feature id, colours or None)
+        for pos in self.positions:
+            for fpass in (False, True):
+                out = []
+                if pos == START:
+                    if self.start_to == "down":
+                        for f in self.features:
+                            if self.allowed_from(f, pos, fpass):
+                                out.append((f.id, None))
+                    else:
+                        for fid in self.start_to:
+                            out.append((fid, None))
+                else:
+                    src = self.fmap[pos]
+                    if src.kind == "flipper":
+                        cols = None if fpass else src.reaches
+                        for f in self.features:
+                            if f.zi < src.zi and self.allowed_from(f, pos, fpass):
+                                out.append((f.id, cols))
+                        for fid in self.flippers:
+                            out.append((fid, None))
+                    else:
+                        for f in self.features:
+                            if f.zi > src.zi and self.allowed_from(f, pos, fpass):
+                                out.append((f.id, None))
+                    seen = [x[0] for x in out]
+                    for t in self.arrows.get(pos, ()):
+                        if t not in seen and t != pos:
+                            out.append((t, None))
+                self._dest[(pos, fpass)] = out
+
+    def destinations(self, pos, fpass):
+        return self._dest[(pos, bool(fpass))]
+
+    def feature(self, fid):
+        return self.fmap[fid]

@@ -1,0 +1,381 @@
+"""``hauntbox play superskill``: Star Trek: Super-Skill Pinball in the terminal.
+
+    hauntbox play superskill --table starfleet-academy --names Ann,Bob --bots 1 \\
+        --seed 7 --scores ~/.hauntbox/superskill-scores.json
+
+Solo or up to four players (humans and bots) share each roll. For the player
+to act it shows the backglass (stars, round track, Nudge boxes and amount,
+Skill Shots, indicators, Multiball) and the table zone by zone (filled boxes
+as ``[##]``, balls as ``(o)``), then the numbered legal moves for the roll.
+Enter a number to choose; ``+`` also lists Skill Shot / Nudge moves, ``b``
+redraws the board, ``q`` quits. Everything is read from stdin, so a game can
+be scripted by piping its answers in (tests do).
+
+At the end the table's achievements reached are shown and the high-score list
+(top 10 per table) and achievement checklist are saved as JSON (``--scores``,
+default ``~/.hauntbox/superskill-scores.json``). ``main(argv)`` takes the
+arguments after ``play superskill``.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import sys
+from pathlib import Path
+from typing import IO
+
+from hauntbox import bots_superskill as bots
+from hauntbox.stats_superskill import achievements_of
+from rules.errors import CHANCE, RuleError
+from rules.rng import Rng
+from rules.superskill import START, SuperSkillGame
+
+DEFAULT_SCORES = Path.home() / ".hauntbox" / "superskill-scores.json"
+TOP_N = 10
+
+
+class Quit(Exception):
+    pass
+
+
+# ---- rendering ----------------------------------------------------------------------
+
+def box_label(f, i: int) -> str:
+    return "/".join(str(v) for v in f.faces[i])
+
+
+def render_feature(g: SuperSkillGame, p: int, f) -> str:
+    ps = g.players[p]
+    row = ps.filled[f.id]
+    cells = []
+    for i in range(f.nbox):
+        lab = box_label(f, i)
+        if f.sequence:
+            lab += f":{f.stars[i]}*"
+        cells.append("[" + ("#" * len(lab) if row[i] else lab) + "]")
+    balls = "".join("(o)" for b in ps.balls if b == f.id)
+    col = {"yellow": "Y", "red": "R", "white": "W"}.get(f.colour, f.colour[:1].upper())
+    notes = []
+    if f.stars[0] and not f.sequence and f.kind not in ("inlane", "outlane"):
+        notes.append(f"{f.stars[0]} star{'s' if f.stars[0] != 1 else ''} each")
+    if f.kind == "inlane":
+        notes.append(f"{f.stars[0]} stars, to {g.table.fmap[f.to].name}")
+    if f.kind == "outlane":
+        notes.append(f"{f.per_box} stars per filled flipper box, ball lost")
+    if f.sequence:
+        notes.append("in order")
+    if f.acc_from:
+        notes.append("only from " + ", ".join(g.table.fmap[x].name for x in f.acc_from
+                                              if x in g.table.fmap))
+    for t in g.table.arrows.get(f.id, []):
+        notes.append("arrow to " + g.table.fmap[t].name)
+    note = ("  - " + "; ".join(notes)) if notes else ""
+    return f"  {f.name:<16}{col} {balls:<6}{' '.join(cells)}{note}"
+
+
+def render_backglass(g: SuperSkillGame, p: int, names: list[str]) -> str:
+    t = g.table
+    ps = g.players[p]
+    track = "".join("●" if r <= ps.round else "○" for r in range(1, t.rounds + 1))
+    nud = "".join("[x]" if i < ps.nudges else "[ ]" for i in range(t.nudge_boxes))
+    amt = f"amount {ps.namt}" if ps.namt else "no amount"
+    sk = " ".join(f"({n})" if n in ps.skills else str(n) for n in t.skill_shots)
+    ind = []
+    for d in t.indicators:
+        on = d.get("option") in ps.flags
+        ind.append(f"{d.get('name', d['id'])} {'●' if on else '○'}")
+    taken = ", ".join(g.options[k].name for k in ps.taken) or "none"
+    lines = [
+        f"=== {t.name} - {names[p]} - Round {track} ({ps.round}/{t.rounds}) - "
+        f"{ps.stars} stars ===",
+        f"  Nudge {nud} {amt}   Skill Shots {sk}   Multiball {'ON' if ps.mb else 'off'}",
+    ]
+    if ind:
+        lines.append("  Indicators: " + "  ".join(ind))
+    lines.append(f"  Bonuses taken (once per game): {taken}")
+    return "\n".join(lines)
+
+
+def render_table(g: SuperSkillGame, p: int, names: list[str]) -> str:
+    t = g.table
+    ps = g.players[p]
+    out = [render_backglass(g, p, names)]
+    out.append("  (faces: Y yellow, R red, W white; [##] filled; (o) ball; n:s* face n worth s stars)")
+    if START in ps.balls:
+        out.append(f"  {t.start_name}: (o)")
+    for z in t.zones:
+        out.append(t.zone_names[z])
+        for f in t.features:
+            if f.zone == z:
+                out.append(render_feature(g, p, f))
+    return "\n".join(out)
+
+
+def describe(g: SuperSkillGame, a: tuple) -> str:
+    t = g.table
+    if a[0] == "fill":
+        _, b, d, s, n, fid, i = a
+        f = t.fmap[fid]
+        base = s if s else g.dice[d]
+        v = base + n
+        how = [f"die {g.dice[d]}"] if not s else [f"Skill Shot {s} (instead of {g.dice[d]})"]
+        if n:
+            how.append(f"nudge {'+' if n > 0 else ''}{n} to {v} (tilt risk amount {abs(n)})")
+        ball = f"ball {b + 1}: " if len(g.players[g.to_act].todo) > 1 or b else ""
+        extra = ""
+        if f.kind == "outlane":
+            extra = " - ball lost"
+        elif f.kind == "inlane":
+            extra = f" - onto {t.fmap[f.to].name}"
+        return f"{ball}{', '.join(how)} -> {f.name} [{box_label(f, i)}]{extra}"
+    if a[0] == "drain":
+        return f"lose ball {a[1] + 1} (no box for the dice)"
+    if a[0] == "bonus":
+        return f"bonus: {g.menus[a[1]].omap[a[2]].name}" if a[2] in g.menus[a[1]].omap \
+            else f"bonus: {a[2]}"
+    if a[0] == "skill":
+        return f"circle Skill Shot {a[1]}"
+    return " ".join(str(x) for x in a)
+
+
+def describe_effects(g: SuperSkillGame, eff: list, names: list[str]) -> list[str]:
+    out = []
+    for e in eff:
+        k = e[0]
+        if k == "stars":
+            out.append(f"{names[e[1]]}: +{e[2]} stars ({e[3]})")
+        elif k == "tilt":
+            out.append(f"{names[e[1]]}: TILT! (nudge amount {e[2]}, dice differ by {e[3]})")
+        elif k == "ball_lost":
+            out.append(f"{names[e[1]]}: ball lost ({e[3]})")
+        elif k == "round_start":
+            out.append(f"{names[e[1]]}: round {e[2]} starts - ball on the Start Arrow")
+        elif k == "set_complete":
+            out.append(f"{names[e[1]]}: {g.table.smap[e[2]].name} complete!")
+        elif k == "multiball":
+            out.append(f"{names[e[1]]}: MULTIBALL - second ball on the Start Arrow")
+        elif k == "multiball_end":
+            out.append(f"{names[e[1]]}: Multiball over")
+        elif k == "skill_shot":
+            out.append(f"{names[e[1]]}: Skill Shot {e[2]} circled")
+        elif k == "player_over":
+            out.append(f"{names[e[1]]}: game over with {e[2]} stars")
+    return out
+
+
+# ---- scores file ------------------------------------------------------------------------
+
+def load_scores(path: Path, err: IO) -> dict:
+    try:
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict) or not isinstance(data.get("tables"), dict):
+            raise ValueError("not a scores file")
+        return data
+    except FileNotFoundError:
+        return {"version": 1, "tables": {}}
+    except (ValueError, OSError) as e:
+        print(f"warning: ignoring unreadable scores file {path}: {e}", file=err)
+        return {"version": 1, "tables": {}}
+
+
+def save_scores(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+    os.replace(tmp, path)
+
+
+def record_game(data: dict, g: SuperSkillGame, names: list[str], humans: list[bool],
+                when: str) -> tuple[list[int], list[str]]:
+    """Add human scores and achievements; return (ranks made, achievements new to the table)."""
+    tab = data["tables"].setdefault(g.table.id, {"high_scores": [], "achievements": {}})
+    hs = tab.setdefault("high_scores", [])
+    ach = tab.setdefault("achievements", {})
+    entries = []
+    for p, ps in enumerate(g.players):
+        if not humans[p]:
+            continue
+        e = {"name": names[p], "stars": ps.stars, "date": when, "players": len(g.players)}
+        hs.append(e)
+        entries.append(e)
+    hs.sort(key=lambda e: -e["stars"])
+    del hs[TOP_N:]
+    ranks = [hs.index(e) + 1 for e in entries if e in hs]
+    new = []
+    for p, ps in enumerate(g.players):
+        if not humans[p]:
+            continue
+        for a in achievements_of(g.table.id, ps.x):
+            if a not in ach:
+                ach[a] = {"by": names[p], "date": when}
+                new.append(a)
+    return ranks, new
+
+
+# ---- the game loop -------------------------------------------------------------------------
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="hauntbox play superskill",
+                                description="Star Trek: Super-Skill Pinball in the terminal")
+    p.add_argument("--table", default="starfleet-academy", help="table id or data file")
+    p.add_argument("--players", type=int, default=None, help="number of human players")
+    p.add_argument("--names", default=None, help="comma-separated human player names")
+    p.add_argument("--bots", type=int, default=0, help="bot players added after the humans")
+    p.add_argument("--bot-policy", default="lookahead", choices=["greedy", "lookahead", "random"])
+    p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: clock)")
+    p.add_argument("--dice", choices=["auto", "manual"], default="auto",
+                   help="auto: the program rolls; manual: type each roll (e.g. '3 5')")
+    p.add_argument("--scores", default=None, help=f"high-score file (default {DEFAULT_SCORES})")
+    a = p.parse_args(argv)
+    if a.names:
+        a.human_names = [n.strip() for n in a.names.split(",") if n.strip()]
+    else:
+        n = a.players if a.players is not None else (0 if a.bots else 1)
+        a.human_names = [f"Player {i + 1}" for i in range(n)]
+    if a.players is not None and a.names and a.players != len(a.human_names):
+        p.error("--players does not match --names")
+    total = len(a.human_names) + a.bots
+    if not 1 <= total <= 4:
+        p.error("1 to 4 players in total")
+    return a
+
+
+class Console:
+    def __init__(self, stdin: IO, stdout: IO):
+        self.inp = stdin
+        self.out = stdout
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def ask(self, prompt: str) -> str:
+        print(prompt, end="", file=self.out, flush=True)
+        line = self.inp.readline()
+        if not line:
+            raise Quit()
+        line = line.strip()
+        if line.lower() in ("q", "quit", "exit"):
+            raise Quit()
+        return line
+
+
+def choose_roll(con: Console, rng: Rng | None) -> tuple:
+    if rng is not None:
+        return ("roll", 1 + rng.below(6), 1 + rng.below(6))
+    while True:
+        s = con.ask("Roll (two dice, e.g. 3 5): ").replace(",", " ").split()
+        if len(s) == 2 and all(x.isdigit() and 1 <= int(x) <= 6 for x in s):
+            return ("roll", int(s[0]), int(s[1]))
+        con.say("  two numbers from 1 to 6, please")
+
+
+def choose_human(con: Console, g: SuperSkillGame, names: list[str]) -> tuple:
+    p = g.to_act
+    acts = g.legal_actions()
+    show_all = False
+    redraw = True
+    while True:
+        if redraw:
+            con.say(render_table(g, p, names))
+            redraw = False
+        plain = [a for a in acts if a[0] != "fill" or (a[3] == 0 and a[4] == 0)]
+        listed = acts if show_all or not plain else plain
+        hidden = len(acts) - len(listed)
+        head = f"{names[p]} - roll {g.dice[0]} and {g.dice[1]}"
+        if g.phase == "bonus":
+            head += f" - choose a {g.menus[g.players[p].queue[0][1]].name} bonus"
+        elif g.phase == "skill":
+            head += " - circle a Skill Shot number"
+        con.say(head)
+        for i, a in enumerate(listed, 1):
+            con.say(f"  {i:3d}) {describe(g, a)}")
+        if hidden:
+            con.say(f"    +) show {hidden} more moves using Skill Shots / Nudges")
+        s = con.ask("> ")
+        if s == "+":
+            show_all = True
+            continue
+        if s == "b":
+            redraw = True
+            continue
+        if s.isdigit() and 1 <= int(s) <= len(listed):
+            return listed[int(s) - 1]
+        con.say("  enter one of the numbers, + , b or q")
+
+
+def main(argv: list[str], stdin: IO | None = None, stdout: IO | None = None) -> int:
+    """Entry point for ``hauntbox play superskill ...``; returns an exit code."""
+    a = parse_args(argv)
+    con = Console(stdin or sys.stdin, stdout or sys.stdout)
+    try:
+        cfg = bots.load_table(a.table)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    names = list(a.human_names) + [f"Bot {i + 1}" for i in range(a.bots)]
+    humans = [True] * len(a.human_names) + [False] * a.bots
+    seed = a.seed if a.seed is not None else int(_dt.datetime.now().timestamp())
+    rng = Rng(seed) if a.dice == "auto" else None
+    bot_pol = [bots.make_policy(a.bot_policy, seed * 31 + i) for i in range(len(names))]
+    g = SuperSkillGame(cfg, len(names))
+    con.say(f"Star Trek: Super-Skill Pinball - {g.table.name}; players: {', '.join(names)}"
+            + (f"; dice seed {seed}" if rng else ""))
+    try:
+        while not g.is_over():
+            if g.to_act == CHANCE:
+                act = choose_roll(con, rng)
+                con.say(f"\n--- roll {g.roll_no + 1}: {act[1]} and {act[2]} ---")
+            elif humans[g.to_act]:
+                act = choose_human(con, g, names)
+            else:
+                act = bot_pol[g.to_act](g)
+                con.say(f"{names[g.to_act]}: {describe(g, act)}")
+            try:
+                eff = g.apply(act)
+            except RuleError as e:   # cannot happen with listed moves; keep the game alive
+                con.say(f"  not allowed: {e}")
+                continue
+            for line in describe_effects(g, eff, names):
+                con.say("  " + line)
+    except Quit:
+        con.say("\nGame abandoned - nothing recorded.")
+        return 1
+    con.say("\n=== GAME OVER ===")
+    order = sorted(range(len(names)), key=lambda p: -g.players[p].stars)
+    for p in order:
+        con.say(f"  {names[p]:<12} {g.players[p].stars:4d} stars"
+                f"  (finished on roll {g.players[p].fin})")
+    w = g.winners()
+    con.say("Winner: " + " and ".join(names[p] for p in w) + (" (shared)" if len(w) > 1 else ""))
+    titles = {x["id"]: x["name"] for x in g.table.achievements}
+    for p in range(len(names)):
+        got = achievements_of(g.table.id, g.players[p].x)
+        if got:
+            con.say(f"  {names[p]} achievements: " + "; ".join(titles.get(x, x) for x in got))
+    if any(humans):
+        path = Path(a.scores).expanduser() if a.scores else DEFAULT_SCORES
+        data = load_scores(path, sys.stderr)
+        when = _dt.date.today().isoformat()
+        ranks, new = record_game(data, g, names, humans, when)
+        try:
+            save_scores(path, data)
+        except OSError as e:
+            print(f"warning: could not save scores to {path}: {e}", file=sys.stderr)
+        for r in ranks:
+            con.say(f"  High score list: place {r}!")
+        for x in new:
+            con.say(f"  New achievement for this table: {titles.get(x, x)}")
+        tab = data["tables"][g.table.id]
+        con.say(f"High scores - {g.table.name}:")
+        for i, e in enumerate(tab["high_scores"], 1):
+            con.say(f"  {i:2d}. {e['name']:<12} {e['stars']:4d}  {e['date']}")
+        con.say("Achievements: " + ", ".join(
+            f"[{'x' if x['id'] in tab['achievements'] else ' '}] {x['name']}"
+            for x in g.table.achievements))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
