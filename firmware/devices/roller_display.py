@@ -12,20 +12,25 @@ DIE_ORDER = ("1", "2", "3", "1a", "2a", "ghost")
 
 
 class RollerDisplay:
+    # The LED under a step is its index in the layout's climbing order.
     def __init__(self, strip, layout, pixel_cfg, colours):
         self.strip = strip
         self.layout = layout
         self.colours = [COLOURS.get(c, COLOURS["white"]) for c in colours]
-        base = pixel_cfg.get("steps_from", 0)
-        self.step_led = {}
-        for i in range(len(layout.order)):
-            self.step_led[layout.order[i]] = base + i
+        self.steps_from = pixel_cfg.get("steps_from", 0)
         self.trench_from = pixel_cfg["trenches_from"]
         self.die_from = pixel_cfg["die_from"]
         self.players_from = pixel_cfg["players_from"]
         self.fault = False
         self.highlight = None
         self.balls = 0          # bit k-1 set: a ball was just seen on staircase k
+
+    def step_led(self, space):
+        order = self.layout.order
+        for i in range(len(order)):
+            if order[i] == space:
+                return self.steps_from + i
+        return -1      # start, top: no LED
 
     def render(self, game, face=None):
         s = self.strip
@@ -37,12 +42,12 @@ class RollerDisplay:
             if k:
                 s[self.trench_from + k - 1] = self.colours[p]
             else:
-                led = self.step_led.get(pos)
-                if led is not None:
+                led = self.step_led(pos)
+                if led >= 0:
                     s[led] = self.colours[p]
         if self.highlight is not None:
-            led = self.step_led.get(self.highlight)
-            if led is not None:
+            led = self.step_led(self.highlight)
+            if led >= 0:
                 s[led] = HIGHLIGHT
         f = face if face is not None else game.face
         if f is not None:

@@ -40,7 +40,6 @@ class Layout:
 
         self.nxt = {}       # space -> next space (non-star spaces)
         self.star = {}      # star id -> (first wall step, first outer step)
-        self.stair = {}     # space -> staircase number (for trench and exposure)
         self.exposed = {}   # space -> staircase whose balls knock it down
         self.broken = {}    # broken step -> slide target
         self.order = []     # every step in climbing order (for displays), wall before outer
@@ -59,17 +58,14 @@ class Layout:
             star_id = "%d*" % k
             end = ("%d*" % (k + 1)) if k < n else (LAST if last else TOP)
             self.star[star_id] = ("%dw1" % k, "%do1" % k)
-            self.stair[star_id] = k
             self.order.append(star_id)
             for i in range(1, wall + 1):
                 sid = "%dw%d" % (k, i)
                 self.nxt[sid] = ("%dw%d" % (k, i + 1)) if i < wall else end
-                self.stair[sid] = k
                 self.order.append(sid)
             for i in range(1, outer + 1):
                 sid = "%do%d" % (k, i)
                 self.nxt[sid] = ("%do%d" % (k, i + 1)) if i < outer else end
-                self.stair[sid] = k
                 self.exposed[sid] = k
                 self.order.append(sid)
             if broken is not None:
@@ -84,11 +80,8 @@ class Layout:
                 self.broken["%dw%d" % (k, b)] = target
         if last:
             self.nxt[LAST] = TOP
-            self.stair[LAST] = n
             self.exposed[LAST] = n
             self.order.append(LAST)
-        self.steps = set(self.order)
-        self.steps.add(TOP)
 
     def trench(self, k):
         return "%dT" % k
@@ -102,7 +95,8 @@ class Layout:
         return 0
 
     def is_valid_position(self, space):
-        return space == START or space in self.steps or self.trench_stair(space) > 0
+        return (space == START or space == TOP or space in self.nxt or space in self.star
+                or self.trench_stair(space) > 0)
 
     def advance(self, space, choice):
         # One step up from `space`; `choice` ("wall"/"outer") picks the path at a star.
