@@ -100,6 +100,17 @@ class App:
         c.new_game(players, start, options)
         return False
 
+    async def offer_resume(self, players, start=0):
+        # A saved game was found: the players choose (ROLL = resume, RIGHT then
+        # ROLL = new game; or "act" from the host). Until then nothing changes.
+        c = self.controller
+        choice = await c.decider.ask("resume", -1, [("resume",), ("new",)])
+        if choice == ("new",):
+            self.store.remove(c.save_name)
+            c.new_game(players, start)
+            return False
+        return True
+
     def request_new_game(self, game, players, start=0, options=None):
         # From the host: stop the current game and start another. Returns an
         # error string or None. Validation happens here so a bad request
@@ -177,7 +188,8 @@ class App:
         side = [asyncio.create_task(t) for t in (extra_tasks or [])]
         if self.settings.get("watchdog"):
             side.append(asyncio.create_task(self.watchdog_task()))
-        self.start_game(players, start, resume)
+        if self.start_game(players, start, resume):
+            await self.offer_resume(players, start)
         winner = None
         try:
             while True:

@@ -100,8 +100,8 @@ class ButtonPlayers:
             k = int(kind.rsplit("_", 1)[1])
             seen = any(s == k and t >= self.rotation_start_us for s, t in self.tower.released)
             return options.index(("yes",) if seen else ("no",))
-        if len(options) == 1:
-            return 0
+        if len(options) == 1 or kind == "resume":
+            return 0        # people at the table resume their saved game
         game = self.app.controller.game
         pol = self.policies[player % len(self.policies)]
         return pol(game, player, options, self.rng)

@@ -177,3 +177,33 @@ def test_without_an_emitter_pin_a_silent_beam_is_suspected_statistically():
     assert published == [("fault", "beam_silent", 3)]
     c.watch_beams((0, 0, 1, 0))           # a ball seen again clears the suspicion
     assert c.suspect == ()
+
+
+@pytest.mark.parametrize("answer, resumed", [(0, True), (1, False)])
+def test_boot_offers_to_resume_the_saved_game(tmp_path, answer, resumed):
+    s = RollerSim(players=3, seed=4, state_dir=str(tmp_path))
+    cut_at = []
+
+    def cut(ev):
+        if ev[0] == "turn" and len(cut_at) < 8:
+            cut_at.append(ev)
+            if len(cut_at) == 8:
+                runtime.request_reset(hard=True)
+    s.app.bus.subscribe(cut)
+    with pytest.raises(runtime.BoardReset):
+        s.run()
+    saved = json.loads((tmp_path / "roller_ghoster.json").read_text())["game"]
+    s2 = RollerSim(players=3, seed=4, state_dir=str(tmp_path))
+    seen = []
+    s2.people.choose = lambda kind, player, options, _orig=s2.people.choose: (
+        answer if kind == "resume" else _orig(kind, player, options))
+
+    def watch(ev):
+        if ev[0] == "prompt" and ev[1] == "resume" and ev[4] == 0:
+            seen.append(s2.app.controller.game.to_dict())
+        if ev[0] in ("game", "resumed"):
+            seen.append(ev[0])
+    s2.app.bus.subscribe(watch)
+    s2.run()
+    assert seen[0] == "resumed" and seen[1] == saved       # asked, with the saved game loaded
+    assert ("game" in seen[2:]) == (not resumed)            # "new" starts a fresh game
