@@ -19,6 +19,9 @@ BUDGET_HEAP = 64 * 1024
 BUDGET_ALLOC_AVG = 2 * 1024
 BUDGET_LATENCY_MS = 20.0
 BUDGET_MPY = 256 * 1024
+# Games measured at the rules layer (their board controllers are measured once they exist).
+RULES_ONLY = {"haunted-house": "Boxtop Pinball: Haunted House", "beetlejuice": "Watch Out Beetlejuice",
+              "superskill": "Star Trek: Super-Skill Pinball, Starfleet Academy"}
 
 
 def build_firmware(out: Path):
@@ -27,16 +30,20 @@ def build_firmware(out: Path):
     return build(out=out)
 
 
-def vm_figures(fw: Path, seed: int, games: int, turns: int = 300) -> dict:
+def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "roller-ghoster") -> dict:
+    """Run the VM-side script for one game; `roller-ghoster` goes through its full
+    controller (bench_vm_roller.py), the others through their rule engine."""
     from sim.mpvm import run_micropython
-    steps = ["load()", f"setup({seed})"] + ["measured_turn()"] * turns
+    script = "sim/bench_vm_roller.py" if game == "roller-ghoster" else "sim/bench_vm_rules.py"
+    first = "load()" if game == "roller-ghoster" else f"load({game!r})"
+    steps = [first, f"setup({seed})"] + ["measured_turn()"] * turns
     marks = {1, 2, 5, 10, 25, 50, 100, 150, games}
     for i in range(games - 1):
         steps.append(f"next_game({i})")
         if i + 2 in marks:
             steps.append(f"sample({i + 2})")
     steps.append(f"finish({games})")
-    code = (ROOT / "sim/bench_vm_roller.py").read_text() + "".join("\n#--- step\n" + s for s in steps)
+    code = (ROOT / script).read_text() + "".join("\n#--- step\n" + s for s in steps)
     out = run_micropython(code, mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw, timeout=900)
     return json.loads(out.strip().splitlines()[-1])
 
@@ -107,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         res = build_firmware(Path(tmp) / "fw")
         vm = vm_figures(res.out_dir, args.seed, args.games)
+        others = {g: vm_figures(res.out_dir, args.seed, min(args.games, 50), game=g)
+                  for g in RULES_ONLY}
     sim = sim_figures(args.seed)
 
     def line(label: str, value: str, budget: str = "", good: bool | None = None) -> None:
@@ -144,6 +153,19 @@ def main(argv: list[str] | None = None) -> int:
          f"({sim['led_writes']} writes, {sim['events']} events)")
     line("interrupts off per write", f"{sim['irq_off_us_per_write']} us", f"({sim['leds']} LEDs x 30 us + latch)")
     line("simulator speed", f"{sim['sim_seconds'] / sim['wall_seconds']:.0f}x", "simulated s per wall s")
+    for g, f in others.items():
+        print()
+        print(f"{RULES_ONLY[g]} (rule engine + state serialised each turn, .mpy, MicroPython VM, 4 players)")
+        line("live heap after import", kb(f["after_import"]))
+        line("live heap after setting up a 4-player game", kb(f["after_setup"]), "budget 64 KB",
+             f["after_setup"] <= BUDGET_HEAP)
+        line("peak live heap over a full game", kb(f["peak_live"]), "budget 64 KB", f["peak_live"] <= BUDGET_HEAP)
+        line("bytes allocated per turn, average", f"{f['alloc_avg']} B", "budget 2 KB",
+             f["alloc_avg"] <= BUDGET_ALLOC_AVG)
+        line("bytes allocated per turn, maximum", f"{f['alloc_max']} B", f"({f['turns']} turns)")
+        end_vs_first = f["samples"][-1] - f["after_first_game"]
+        line(f"live heap after game {f['games']} vs after game 1 (no leak)", f"{end_vs_first:+d} B",
+             f"spread {max(f['samples']) - min(f['samples'])} B", end_vs_first <= 64)
     print()
     total = res.total
     print("Firmware image (.mpy, as flashed)")
