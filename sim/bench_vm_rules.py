@@ -85,7 +85,9 @@ def step():
 def play_turn():
     while not step():
         pass
-    json.dumps(S["g"].to_dict())      # what the controller's save serialises
+    # What a controller's save does: stream the state into a file.
+    with open("/state.json", "w") as f:
+        json.dump(S["g"].to_dict(), f)
 
 
 def measured_turn():
