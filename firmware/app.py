@@ -40,7 +40,6 @@ class App:
         self.tasks = []
         self._play = None
         self._request = None
-        self._wake = asyncio.Event()
         self._progress_seen = False
         self.bus.subscribe(self._on_event)
         self.load_game(game or self.settings.get("game"))
@@ -128,7 +127,8 @@ class App:
         self._request = (game, players, start, options)
         if self._play is not None:
             self._play.cancel()
-        self._wake.set()
+        else:
+            self.controller.decider.abort()     # e.g. the "play again" question
         return None
 
     def healthy(self):
@@ -208,12 +208,15 @@ class App:
                 self.store.remove(self.controller.save_name)
                 if exit_when_over:
                     break
-                # Wait for the host to ask for a new game.
-                self._wake.clear()
-                while self._request is None:
-                    await self._wake.wait()
-                    self._wake.clear()
-                await self._apply_request()
+                # The players press ROLL for another game with the same seats,
+                # or the host asks for a new one (which aborts this question).
+                again = await self.controller.decider.ask("play_again", -1, [("new",)])
+                if self._request is None and again == ("new",):
+                    g = self.controller.game
+                    self._request = (self.game_name, g.players if isinstance(g.players, int)
+                                     else len(g.players), 0, None)
+                if self._request is not None:
+                    await self._apply_request()
         finally:
             for t in side:
                 t.cancel()
@@ -253,6 +256,12 @@ def run():
     try:
         return asyncio.run(app.main_async(exit_when_over=False,
                                           extra_tasks=[serve_stdio(app)]))
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:  # noqa: BLE001 - last line of defence: reset, resume, never loop
+        handle_crash(app, e)
+        import machine
+        machine.reset()
     finally:
         # Ctrl-C (mpremote taking over) or the game ending: keep feeding the
         # watchdog from a timer so the REPL stays usable.

@@ -4,7 +4,7 @@
 #
 # ask(prompt) publishes ("prompt", kind, player, options, highlight) and returns
 # the chosen option. LEFT/RIGHT move the highlight, ROLL confirms; a remote
-# choice arrives through offer().
+# choice arrives through offer(); abort() makes it return None.
 
 from devices.panel import LEFT, RIGHT, ROLL
 
@@ -16,6 +16,17 @@ class Decider:
         self.on_highlight = on_highlight   # on_highlight(option) for the LEDs
         self.current = None                # (kind, player, options) while asking
         self._remote = None
+        self._abort = False
+
+    def pending(self):
+        # A host choice accepted but not yet taken by the waiting ask().
+        return self._remote is not None
+
+    def abort(self):
+        # Make a waiting ask() return None (the app starts something else).
+        if self.current is not None:
+            self._abort = True
+            self.panel.flag.set()
 
     def offer(self, option):
         # A choice from the host. Returns an error string, or None if accepted.
@@ -33,11 +44,14 @@ class Decider:
     async def ask(self, kind, player, options):
         self.current = (kind, player, options)
         self._remote = None
+        self._abort = False
         self.panel.drain()
         i = 0
         self._show(kind, player, options, i)
         try:
             while True:
+                if self._abort:
+                    return None
                 if self._remote is not None:
                     return self._remote
                 name = await self.panel.next_press()

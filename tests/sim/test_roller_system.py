@@ -207,3 +207,29 @@ def test_boot_offers_to_resume_the_saved_game(tmp_path, answer, resumed):
     s2.run()
     assert seen[0] == "resumed" and seen[1] == saved       # asked, with the saved game loaded
     assert ("game" in seen[2:]) == (not resumed)            # "new" starts a fresh game
+
+
+def test_after_a_game_roll_starts_another_and_the_host_can_too():
+    from sim import install as sim_install
+    s = RollerSim(players=2, seed=5)
+    events = []
+    s.app.bus.subscribe(events.append)
+
+    async def two_games_then_host():
+        task = __import__("asyncio").ensure_future(s.app.main_async(2, 0, False, exit_when_over=False))
+        while sum(1 for e in events if e[0] == "over") < 2:     # bots press ROLL at "play again"
+            await __import__("asyncio").sleep(1)
+        while s.app.controller.decider.current is None or s.app.controller.decider.current[0] != "play_again":
+            await __import__("asyncio").sleep(0.1)
+        assert s.app.request_new_game("roller-ghoster", 3, 1) is None   # the host's "new"
+        while s.app.controller.game.players != 3:
+            await __import__("asyncio").sleep(0.1)
+        task.cancel()
+        try:
+            await task
+        except BaseException:
+            pass
+    sim_install.run(two_games_then_host())
+    games = [e for e in events if e[0] == "game"]
+    assert [g[2] for g in games][:3] == [2, 2, 3]
+    assert games[2][3] == 1

@@ -109,3 +109,20 @@ def test_crash_count_is_forgotten_once_a_turn_completes(tmp_path):
     s2 = RollerSim(players=2, seed=3, state_dir=str(tmp_path))
     s2.run()
     assert not (tmp_path / "crash.json").exists()
+
+
+def test_run_resets_the_board_after_a_crash(monkeypatch, tmp_path):
+    # The Pico entry point itself: an exception escaping the game is counted and
+    # answered with machine.reset() (here: the simulator's BoardReset).
+    import app as firmware_app
+    s = RollerSim(players=2, seed=3, state_dir=str(tmp_path))
+    monkeypatch.setattr(firmware_app, "App", lambda: s.app)
+
+    async def broken_main(**kw):
+        for coro in kw.get("extra_tasks", []):
+            coro.close()
+        raise RuntimeError("boom")
+    monkeypatch.setattr(s.app, "main_async", broken_main)
+    with pytest.raises(runtime.BoardReset):
+        firmware_app.run()
+    assert json.loads((tmp_path / "crash.json").read_text())["count"] == 1
