@@ -81,6 +81,8 @@ def describe_prompt(kind: str, player: Any, colours: list[str]) -> str:
         return f"{who} rolled the ghost: push a ghost"
     if kind == "resume":
         return "a saved game was found: resume it or start a new one?"
+    if kind == "play_again":
+        return "game over: another game with the same players?"
     if kind == "refill":
         return "the tower is missing balls: put them back, then confirm"
     if kind == "manual_turn":

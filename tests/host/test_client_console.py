@@ -135,7 +135,7 @@ def test_a_whole_game_from_the_console(setup):
     text = core.board_text()
     assert "has won" in text and "top [" in text
     assert any("wins!" in line for line in core.log)
-    assert core.prompt_lines() == ["(waiting for the board)"]
+    assert core.prompt_lines()[0] == "game over: another game with the same players?"
 
 
 def test_a_late_state_reply_does_not_hide_a_newer_prompt():

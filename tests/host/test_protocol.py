@@ -140,7 +140,7 @@ def test_a_whole_game_played_through_act_only():
         winner = win[0]["data"][0]
         assert [e["data"] for e in events if e["ev"] == "over"] == [[winner]]
         st = b.ask({"cmd": "state"})
-        assert st["over"] is True and st["prompt"] is None
+        assert st["over"] is True and st["prompt"]["kind"] == "play_again"   # another game on ROLL
         assert st["state"]["phase"] == "over" and st["state"]["winner"] == winner
         assert st["state"]["pos"][winner] == "top"
         # every roll event follows an accepted roll prompt of the same player

@@ -193,7 +193,7 @@ def test_monitor_and_console_against_the_simulated_board():
                 st = core.state or {}
                 if st.get("over"):
                     break
-                if core.prompt is not None:
+                if core.prompt is not None and core.prompt["kind"] != "play_again":
                     core.command("1")
                 time.sleep(0.02)
             assert core.state["over"] is True
