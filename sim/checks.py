@@ -3,6 +3,10 @@
 `python -m sim.checks beams --rotations 10000` turns the simulated tower with
 the firmware's own Tower/BeamBank code, noise on, and compares the balls it
 detected on each staircase with the balls the physical model released.
+
+`python -m sim.checks hits --launches 10000` plays simulated Haunted House
+games with sensor noise on and compares the monster hits and clues the firmware
+credited (and to whom) with the table model's ground truth.
 """
 from __future__ import annotations
 
@@ -81,6 +85,46 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
                       s.clock.now_us / 1e6, time.monotonic() - t0)
 
 
+def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", players: int = 4,
+                 progress: bool = False):
+    """Play whole simulated Haunted House games (noise on) until `launches` dice
+    have been launched; compare the monster hits and clues the firmware credited
+    with the table model's ground truth, launch by launch."""
+    from sim.haunted_board import HauntedSim, HitReport
+
+    total = HitReport()
+    t0 = time.monotonic()
+    sim_s = 0.0
+    k = 0
+    while total.launches < launches:
+        s = HauntedSim(players=players, seed=seed + k, noise=noise)
+        s.run()
+        total.add(s.report())
+        sim_s += s.sim_seconds()
+        k += 1
+        if progress and k % 20 == 0:
+            print(f"  {total.launches}/{launches} launches ({k} games)", file=sys.stderr)
+    return total, sim_s, time.monotonic() - t0
+
+
+def hit_lines(rep, sim_s: float, wall: float) -> list[str]:
+    return [
+        f"games: {rep.games}   launches: {rep.launches}   turn windows: {rep.windows}",
+        f"true hits (model): {rep.true_hits}  ({rep.true_monsters} monsters, {rep.true_clues} clues)",
+        f"hits credited by the firmware: {rep.credited}",
+        f"missed: {rep.missed}",
+        f"phantom: {rep.phantom}",
+        f"credited to the wrong player: {rep.wrong_player}",
+        f"summoning circle entries: true {rep.circle_true}, credited {rep.circle_credited}"
+        f" (wrong owner {rep.circle_wrong})",
+        f"dice through holes: true {rep.hole_true}, credited {rep.hole_credited}"
+        f" (wrong owner {rep.hole_wrong})",
+        f"round scores checked against the truth: {rep.rounds_checked} (mismatches {rep.round_mismatches})",
+        f"glitches injected: {rep.glitches}",
+        f"{sim_s:.0f} s simulated in {wall:.1f} s",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="hauntbox check", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -89,7 +133,25 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--rotations", type=int, default=10000)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
+    h = sub.add_parser("hits", help="Haunted House: hits credited vs. the table model's truth")
+    h.add_argument("--launches", type=int, default=10000)
+    h.add_argument("--seed", type=int, default=1)
+    h.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
+    h.add_argument("--players", type=int, default=4, choices=(1, 2, 3, 4))
     args = p.parse_args(argv)
+    if args.what == "hits":
+        if args.launches < 1:
+            print("hauntbox check: --launches must be at least 1", file=sys.stderr)
+            return 2
+        print(f"Hit crediting: {args.launches} launches, noise={args.noise}, seed={args.seed}, "
+              f"{args.players} players")
+        hrep, sim_s, wall = hit_accuracy(args.launches, args.seed, args.noise, args.players,
+                                         progress=True)
+        for line in hit_lines(hrep, sim_s, wall):
+            print(line)
+        print("RESULT: " + ("PASS" if hrep.ok else "FAIL") + f" ({hrep.missed} missed, "
+              f"{hrep.phantom} phantom, {hrep.wrong_player} wrong player)")
+        return 0 if hrep.ok else 1
     if args.what == "beams":
         if args.rotations < 1:
             print("hauntbox check: --rotations must be at least 1", file=sys.stderr)

@@ -5,7 +5,7 @@ import argparse
 import sys
 import time
 
-GAMES = ("roller-ghoster",)
+GAMES = ("roller-ghoster", "haunted-house")
 
 
 def parse_fault(spec: str, faults) -> None:
@@ -27,14 +27,16 @@ def parse_fault(spec: str, faults) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hauntbox sim", description=__doc__)
     p.add_argument("--game", choices=GAMES, default="roller-ghoster")
-    p.add_argument("--players", type=int, default=4, help="2-4 players (default 4)")
+    p.add_argument("--players", type=int, default=4,
+                   help="2-4 players for Roller Ghoster, 1-4 for Haunted House (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed for dice and the physical model")
     p.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all",
                    help="sensor noise to inject (default: all)")
     p.add_argument("--policy", action="append", choices=("random", "safe", "bold"),
                    help="bot policy per seat (repeat; cycles)")
     p.add_argument("--fault", action="append", default=[],
-                   help="inject a fault: jam, stuck-beam:K, dead-beam:K, dead-notch, missing-balls")
+                   help="inject a fault: jam, stuck-beam:K, dead-beam:K, dead-notch, missing-balls; "
+                        "Haunted House: expander-down:CHIP@LAUNCH+N (e.g. expander-down:exp_b@3+2)")
     p.add_argument("--reservoir", action="store_true", help="use the optional reservoir sensor")
     p.add_argument("--quiet", action="store_true", help="only print the result")
     p.add_argument("--view", action="store_true", help="draw the board after every turn")
@@ -44,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.game == "haunted-house":
+        from sim.haunted_board import run_cli
+        return run_cli(args)
     if not 2 <= args.players <= 4:
         print("hauntbox sim: --players must be 2..4 for Roller Ghoster", file=sys.stderr)
         return 2

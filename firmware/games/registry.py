@@ -6,6 +6,7 @@
 GAMES = {
     "roller-ghoster": "games.roller",
 }
+GAMES["haunted-house"] = "games.haunted"
 
 
 def create(name, app):

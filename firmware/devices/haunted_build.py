@@ -1,0 +1,91 @@
+# Every hardware object of the instrumented Haunted House table, wired from the
+# pin map (boards/haunted_house.json): the I2C bus, the MCP23017 expanders with
+# their INT lines on EdgeRecorders, one Line decoder per sensor, the Table task,
+# the two NeoPixel chains (score panel, spots) and the button panel.
+
+import asyncio
+
+from drivers.edges import EdgeRecorder
+from drivers.mcp23017 import Mcp23017, pin_index
+from drivers.pixels import PixelStrip
+from devices.panel import panel_from_board
+from devices.roller_build import max_brightness
+from devices.scoreboard import Scoreboard
+from devices.table import Expander, Line, Table
+
+
+def open_i2c(board, bus):
+    # machine.I2C for one bus of the pin map's "i2c" block.
+    from machine import I2C, Pin
+    for b in board.map["i2c"]["buses"]:
+        if b["bus"] == bus:
+            return I2C(bus, scl=Pin(board.gpio(b["scl"])), sda=Pin(board.gpio(b["sda"])),
+                       freq=b.get("freq", 400000))
+    raise ValueError("no i2c bus %r in the pin map" % (bus,))
+
+
+def build_expanders(board, flag):
+    # One Expander per MCP23017 device: chip driver, INT recorder, Lines.
+    pm = board.map
+    tcfg = pm["table"]
+    kinds = tcfg["kinds"]
+    kind_of = tcfg["lines"]
+    buses = {}
+    out = []
+    for dev in pm["i2c"]["devices"]:
+        if dev.get("kind") != "mcp23017":
+            continue
+        bus = dev.get("bus", 0)
+        i2c = buses.get(bus)
+        if i2c is None:
+            i2c = open_i2c(board, bus)
+            buses[bus] = i2c
+        lines = [None] * 16  # type: list
+        mask = 0
+        invert = 0
+        for name in dev["inputs"]:
+            i = pin_index(dev["inputs"][name])
+            kind = kind_of[name]
+            k = kinds[kind]
+            lines[i] = Line(name, kind, k.get("min_us", 3000), k.get("gap_us", 4000))
+            mask |= 1 << i
+            if k.get("active", 1) == 0:
+                invert |= 1 << i       # IPOL: the chip reports 1 while active
+        chip = Mcp23017(i2c, dev["addr"], inputs=0xFFFF, pullups=0xFFFF, invert=invert,
+                        interrupts=mask)
+        from machine import Pin
+        pin_name = dev["int_pin"]
+        rec = EdgeRecorder(board.input(pin_name), 16, flag, trigger=Pin.IRQ_FALLING)
+        out.append(Expander(dev["name"], chip, rec, lines, board.active_level(pin_name)))
+    return out
+
+
+class HauntedBuild:
+    def __init__(self, board, data, bus, settings):
+        pm = board.map
+        tcfg = pm["table"]
+        self.flag = asyncio.ThreadSafeFlag()
+        self.expanders = build_expanders(board, self.flag)
+        self.table = Table(self.expanders, self.flag, bus, tcfg.get("retry_ms", 1000),
+                           tcfg.get("check_ms", 2000))
+        self.table.start()
+        self.place_ms = tcfg.get("place_ms", 300)
+        self.window_max_ms = tcfg.get("window_max_ms", 30000)
+        self.has_launch_beam = "launch" in self.table.lines
+        self.panel = panel_from_board(board, pm.get("buttons", {}).get("debounce_ms", 20))
+        px = pm["pixels"]
+        sc = px["score"]
+        sp = px["spots"]
+        # Both chains share one supply: the cap counts every LED of both.
+        if px.get("count", 0) < sc["count"] + sp["count"]:
+            raise ValueError("pixels.count must cover both chains")
+        cap = max_brightness(px)
+        level = settings.get("brightness", 0.15)
+        self.score_strip = PixelStrip(board.neopixel(sc["pin"], sc["count"]), level, cap)
+        self.spot_strip = PixelStrip(board.neopixel(sp["pin"], sp["count"]), level, cap)
+        self.strip = self.score_strip       # what the service LED test drives
+        self.colours = list(data["colours"])
+        monsters = [m["id"] for m in data["monsters"]]
+        clues = [c["id"] for c in data["clue_spots"]]
+        self.scoreboard = Scoreboard(self.score_strip, self.spot_strip, px, self.colours,
+                                     monsters, clues)

@@ -1,0 +1,175 @@
+# NeoPixel displays of the Haunted House build, on two chains:
+#
+# Score panel (beside the machine), per player p (in seat order):
+#   tens row   10 LEDs in the player's colour, one per 10 points (0..90)
+#   units row   9 LEDs in white, one per point (0..9)
+#   status      5 LEDs: seat (lit = to launch / being entered / winner),
+#               hundreds (player colour at 100+, white at 200+), and one LED per
+#               monster, lit in the monster's colour once that player has hit it
+#               this round
+# then 3 round LEDs (current round bright, finished rounds dim) and a fault LED.
+# Two short rows read from across the table: the tens row's length shows who
+# leads at a glance, the units row gives the exact score without counting past 9.
+#
+# Spot chain (inside the levels): one LED at each monster spot and clue spot.
+#   monster spot: the monster's colour where it stands, white where it must be
+#                 put (after a hit or at round end) until the sensor sees it
+#   clue spot:    off while its clue is in place, dim amber once taken, bright
+#                 amber where a new clue must be put at round end
+#
+# Nothing is written unless a pixel changed (PixelStrip.show compares frames),
+# and the score panel is not written while a die may be moving (hold_score).
+
+PLAYER = {
+    "red": (255, 0, 0), "blue": (0, 60, 255), "orange": (255, 80, 0),
+    "yellow": (255, 190, 0), "green": (0, 255, 40), "white": (255, 255, 255),
+}
+MONSTER = {"medusa": (0, 255, 60), "frank": (150, 0, 255), "bob": (200, 200, 150)}
+WHITE = (255, 255, 255)
+AMBER = (255, 110, 0)
+RED = (255, 0, 0)
+OFF = (0, 0, 0)
+
+
+def dim(c, k=6):
+    return (c[0] // k, c[1] // k, c[2] // k)
+
+
+class Scoreboard:
+    def __init__(self, score_strip, spot_strip, layout, colours, monsters, clue_spots):
+        # layout: the "pixels" block of the board pin map.
+        self.score = score_strip
+        self.spots = spot_strip
+        sc = layout["score"]
+        self.block = sc.get("per_player", 19)
+        self.tens = sc.get("tens", 10)
+        self.units = sc.get("units", 9)
+        self.status_from = sc["status_from"]
+        self.status_len = sc.get("status_len", 5)
+        self.round_from = sc["round_from"]
+        self.rounds = sc.get("rounds", 3)
+        self.fault_led = sc["fault_led"]
+        self.spot_led = layout["spots"]["leds"]
+        self.colours = [PLAYER.get(c, WHITE) for c in colours]
+        self.monsters = list(monsters)
+        self.monster_rgb = [MONSTER.get(m, WHITE) for m in monsters]
+        self.clue_spots = list(clue_spots)
+        self.failures = 0
+        self.hold_score = False
+
+    # ---- pieces ----------------------------------------------------------
+
+    def show_number(self, p, value):
+        # The tens and units rows of player p.
+        s = self.score
+        base = p * self.block
+        col = self.colours[p]
+        t = (value // 10) % 10
+        u = value % 10
+        for i in range(self.tens):
+            s[base + i] = col if i < t else OFF
+        for i in range(self.units):
+            s[base + self.tens + i] = WHITE if i < u else OFF
+
+    def _preview(self, p, option):
+        # During the round-end entry the units row of the player being entered
+        # shows the highlighted choice: a face as that many white LEDs, a realm
+        # as its multiplier in amber, "lost" as a dim red row.
+        s = self.score
+        base = p * self.block + self.tens
+        name = option[0]
+        n = 0
+        col = WHITE
+        if name == "face":
+            n = option[1]
+        elif name == "realm":
+            n = option[2]
+            col = AMBER
+        elif name == "lost":
+            n = self.units
+            col = dim(RED, 4)
+        else:
+            return                  # other prompts leave the score alone
+        for i in range(self.units):
+            s[base + i] = col if i < n else OFF
+
+    # ---- the whole picture -------------------------------------------------
+
+    def render(self, game, view=None):
+        # view: anything with .pending (monster -> spot to place it on), .refill
+        # (clue spots to fill), .preview ((player, option) or None), .fault.
+        s = self.score
+        s.fill(OFF)
+        over = game.is_over()
+        pending = getattr(view, "pending", None) or {}
+        refill = getattr(view, "refill", None) or ()
+        preview = getattr(view, "preview", None)
+        entering = getattr(view, "entering", -1)
+        winners = game.winners if over else ()
+        finals = game.final_scores() if over else None
+        for p in range(game.n):
+            total = finals[p] if over else game.score(p)
+            self.show_number(p, total)
+            st = self.status_from + p * self.status_len
+            col = self.colours[p]
+            if over:
+                seat = WHITE if p in winners else OFF
+            elif p == game.active or p == entering:
+                seat = col
+            else:
+                seat = dim(col, 12)
+            s[st] = seat
+            s[st + 1] = OFF if total < 100 else (col if total < 200 else WHITE)
+            if not over:
+                got = game.monsters_hit(p)
+                for k in range(len(self.monsters)):
+                    if k + 2 < self.status_len and self.monsters[k] in got:
+                        s[st + 2 + k] = self.monster_rgb[k]
+        if preview is not None and not over and 0 <= preview[0] < game.n:
+            self._preview(preview[0], preview[1])
+        for r in range(self.rounds):
+            if over or r + 1 < game.round:
+                s[self.round_from + r] = dim(WHITE, 8)
+            elif r + 1 == game.round:
+                s[self.round_from + r] = WHITE
+        if getattr(view, "fault", False):
+            s[self.fault_led] = RED
+        t = self.spots
+        t.fill(OFF)
+        leds = self.spot_led
+        for k in range(len(self.monsters)):
+            m = self.monsters[k]
+            if m in pending:
+                led = leds.get(pending[m])
+                if led is not None:
+                    t[led] = WHITE
+            else:
+                led = leds.get(game.monster_spot(m))
+                if led is not None:
+                    t[led] = self.monster_rgb[k]
+        for sp in self.clue_spots:
+            led = leds.get(sp)
+            if led is None:
+                continue
+            if sp in refill:
+                t[led] = AMBER
+            elif game.spots[sp] is None and not over:
+                t[led] = dim(AMBER, 8)
+        return self.show()
+
+    def show(self):
+        # A failed chain write must never stop the game: count it and go on.
+        # While hold_score is set (a die may be moving) the long score chain is
+        # not written: a write runs with interrupts off (~3 ms for 100 LEDs),
+        # which would shift the time stamps of the sensor edges by as much.
+        # The short spot chain (~0.5 ms) is always written.
+        wrote = False
+        for strip in (self.score, self.spots):
+            if strip is self.score and self.hold_score:
+                continue
+            try:
+                if strip.show():
+                    wrote = True
+            except OSError:
+                self.failures += 1
+        return wrote

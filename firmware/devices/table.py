@@ -1,0 +1,482 @@
+# The instrumented pinball table: every sensor line (monster spots, clue spots,
+# hole beams, the Summoning Circle, the launch-pad beam) sits on an MCP23017
+# pin. The chips' INT lines go to Pico GPIOs whose hard IRQ only records the
+# time (EdgeRecorder) and sets one flag; the table task then reads the chip
+# (INTCAP + GPIO), feeds the edges to one Line decoder per sensor and queues
+# the decoded events. TurnWindow turns that stream into one player's turn.
+#
+# All lines are normalised by the chip (IPOL) so that 1 = "active": a spot
+# whose standee/clue is not in place, a beam that is blocked, an occupied circle.
+#
+# Events are tuples (line_name, kind, t_us). A Line counts an event when the
+# line has been active for min_us in total within one interruption; returns to
+# rest shorter than gap_us (contact bounce, beam chatter) belong to the same
+# interruption. Short glitches never add up to min_us, so they are dropped.
+
+import asyncio
+from time import ticks_add, ticks_diff, ticks_ms, ticks_us
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_REST = const(0)
+_ACTIVE = const(1)
+_GAP = const(2)
+_IDLE_US = const(1000000)
+_MAX_EVENTS = const(64)
+
+
+class Line:
+    __slots__ = ("name", "kind", "min_us", "gap_us", "act_us", "level", "state", "start", "acc",
+                 "gap_start", "counted", "last_edge", "count", "known", "glitches", "stirred")
+
+    def __init__(self, name, kind, min_us, gap_us, act_us=3000):
+        self.name = name
+        self.kind = kind
+        self.min_us = min_us
+        self.gap_us = gap_us
+        self.act_us = act_us if act_us < min_us else min_us
+        self.level = 0
+        self.state = _REST
+        self.start = 0
+        self.acc = 0
+        self.gap_start = 0
+        self.counted = False
+        self.last_edge = 0
+        self.count = 0          # events counted since power-up
+        self.known = False      # False while its chip does not answer
+        self.glitches = 0       # interruptions too short to count
+        # Set when an interruption ended that shows something moved without
+        # being an event: a die left the circle, a die rolled across it
+        # (active >= act_us but < min_us). The table counts it as activity.
+        self.stirred = False
+
+    def init(self, level, t):
+        # Level learnt from the chip: an active line at start-up (an empty spot,
+        # a die left in the circle) is taken as already counted.
+        self.level = level
+        self.last_edge = t
+        self.known = True
+        if level:
+            self.state = _ACTIVE
+            self.start = t
+            self.acc = self.min_us
+            self.counted = True
+        else:
+            self.state = _REST
+            self.counted = False
+
+    def edge(self, t, level):
+        # Returns 1 if this edge completed an event.
+        self.level = level
+        self.last_edge = t
+        st = self.state
+        if st == _REST:
+            if level:
+                self.state = _ACTIVE
+                self.start = t
+                self.acc = 0
+                self.counted = False
+            return 0
+        if st == _ACTIVE:
+            if not level:
+                self.acc += ticks_diff(t, self.start)
+                self.state = _GAP
+                self.gap_start = t
+                if not self.counted and self.acc >= self.min_us:
+                    self.counted = True
+                    self.count += 1
+                    return 1
+            return 0
+        if level:                               # _GAP
+            if ticks_diff(t, self.gap_start) < self.gap_us:
+                self.state = _ACTIVE             # bounce/chatter: same interruption
+                self.start = t
+            else:
+                self._end_gap()
+                self.state = _ACTIVE
+                self.start = t
+                self.acc = 0
+                self.counted = False
+        return 0
+
+    def _end_gap(self):
+        if self.counted or self.acc >= self.act_us:
+            self.stirred = True
+        else:
+            self.glitches += 1
+        self.state = _REST
+
+    def poll(self, now):
+        # Time-based decisions. Returns 1 if an event was counted now.
+        st = self.state
+        if st == _ACTIVE:
+            if not self.counted and self.acc + ticks_diff(now, self.start) >= self.min_us:
+                self.counted = True
+                self.count += 1
+                return 1
+        elif st == _GAP and ticks_diff(now, self.gap_start) >= self.gap_us:
+            self._end_gap()
+        return 0
+
+    def undecided(self):
+        # An interruption is under way that may still become an event, or has
+        # just ended and may turn out to be activity (once gap_us has passed).
+        if not self.known:
+            return False
+        return self.state == _GAP or (self.state == _ACTIVE and not self.counted)
+
+    def deadline_us(self, now):
+        # Microseconds until poll() has something to decide, or -1.
+        st = self.state
+        if st == _ACTIVE and not self.counted:
+            return max(0, self.min_us - self.acc - ticks_diff(now, self.start))
+        if st == _GAP:
+            return max(0, self.gap_us - ticks_diff(now, self.gap_start))
+        return -1
+
+    def resting_for_us(self, now):
+        # How long the line has been at rest (in place / clear), or -1 if active.
+        if not self.known or self.level:
+            return -1
+        return ticks_diff(now, self.last_edge)
+
+
+class Expander:
+    # One MCP23017 with its INT recorder and the Line on each of its pins.
+    def __init__(self, name, chip, recorder, lines, int_level=0):
+        self.name = name
+        self.chip = chip
+        self.rec = recorder
+        self.lines = lines              # list of 16: Line or None
+        self.int_level = int_level      # level of the INT line when asserted
+        self.t_int = 0
+        self.retry_at = 0
+        self.check_at = 0
+        self.reported = False           # the current outage has been published
+        self.int_sink = self._int_edge  # bound once: no allocation per call
+        self.pin_sink = self._pin_edge
+        self.table = None
+
+    def _int_edge(self, t, level):
+        if level == self.int_level:
+            self.t_int = t
+
+    def _pin_edge(self, i, t, level):
+        ln = self.lines[i]
+        if ln is not None and ln.edge(t, level):
+            self.table._event(ln, t)
+
+
+class Table:
+    def __init__(self, expanders, flag, bus=None, retry_ms=1000, check_ms=2000):
+        self.expanders = expanders
+        self.flag = flag
+        self.bus = bus
+        self.retry_us = retry_ms * 1000
+        self.check_us = check_ms * 1000
+        self.lines = {}
+        for x in expanders:
+            x.table = self
+            for ln in x.lines:
+                if ln is not None:
+                    self.lines[ln.name] = ln
+        self.events = []
+        self.changed = asyncio.Event()
+        self.last_event_us = ticks_us()
+        self.last_activity_us = self.last_event_us   # last event or release
+        self.healthy_at = 0
+        self.steps = 0
+        self.downs = 0          # chip outages so far (a window compares before/after)
+        self.dropped = 0        # events dropped from a full queue
+
+    # ---- start-up and faults -------------------------------------------
+
+    def start(self):
+        # Configure every chip and learn the line levels. A chip that does not
+        # answer is reported and retried by the task.
+        now = ticks_us()
+        for x in self.expanders:
+            x.rec.read(x.int_sink)
+            if x.chip.configure():
+                self._learn(x, now)
+            else:
+                self._down(x, now)
+            x.check_at = ticks_add(now, self.check_us)
+
+    def _learn(self, x, now):
+        st = x.chip.state
+        for i in range(16):
+            ln = x.lines[i]
+            if ln is not None:
+                ln.init((st >> i) & 1, now)
+
+    def _down(self, x, now):
+        for ln in x.lines:
+            if ln is not None:
+                ln.known = False
+        x.retry_at = ticks_add(now, self.retry_us)
+        if not x.reported:
+            x.reported = True
+            self.downs += 1
+            self._publish(("fault", "expander", x.name, self._why(x.chip)))
+
+    def _why(self, chip):
+        if chip.status == 2:
+            return "does not hold its configuration"
+        return "not answering (errno %d)" % chip.errno
+
+    def _up(self, x, now):
+        for ln in x.lines:
+            if ln is not None:
+                ln.known = True
+        if x.reported:
+            x.reported = False
+            self._publish(("fault", "expander_ok", x.name))
+
+    def _publish(self, ev):
+        if self.bus is not None:
+            self.bus.publish(ev)
+
+    def faulted(self):
+        return [x.name for x in self.expanders if not x.chip.ok]
+
+    def line_ok(self, name):
+        ln = self.lines.get(name)
+        return ln is not None and ln.known
+
+    # ---- the task ------------------------------------------------------
+
+    def _event(self, ln, t):
+        if len(self.events) >= _MAX_EVENTS:
+            # Nobody is listening (between games): keep the newest only.
+            self.events.pop(0)
+            self.dropped += 1
+        self.events.append((ln.name, ln.kind, t))
+        self.last_event_us = t
+        self._activity(t)
+        self.changed.set()
+
+    def _activity(self, t):
+        if ticks_diff(t, self.last_activity_us) > 0:
+            self.last_activity_us = t
+
+    def step(self):
+        # Service the chips and decide what time allows. Returns how long (us)
+        # the task may sleep if no INT edge comes.
+        self.steps += 1
+        now = ticks_us()
+        wait = _IDLE_US
+        for x in self.expanders:
+            chip = x.chip
+            if not chip.ok:
+                x.rec.read(x.int_sink)
+                if ticks_diff(now, x.retry_at) >= 0:
+                    if chip.configure():
+                        # Back: take the levels as they are now. What changed
+                        # meanwhile is not replayed as events (the referee has
+                        # entered what the sensors missed).
+                        self._learn(x, now)
+                        self._up(x, now)
+                        x.check_at = ticks_add(now, self.check_us)
+                    else:
+                        x.retry_at = ticks_add(now, self.retry_us)
+                left = ticks_diff(x.retry_at, now)
+                if chip.ok:
+                    left = 0
+                if left < wait:
+                    wait = max(left, 0)
+                continue
+            n = x.rec.read(x.int_sink)
+            asserted = x.rec.level() == x.int_level
+            if n or asserted:
+                t = x.t_int if n else now
+                if chip.service(t, x.pin_sink) < 0:
+                    self._down(x, now)
+                    continue
+                if x.rec.level() == x.int_level:
+                    wait = 1000         # still asserted: look again soon
+            if ticks_diff(now, x.check_at) >= 0:
+                x.check_at = ticks_add(now, self.check_us)
+                if not chip.check():
+                    # Lost power or its configuration: rewrite and resync.
+                    if chip.configure():
+                        self.downs += 1
+                        self._learn(x, now)
+                        self._up(x, now)
+                    else:
+                        self._down(x, now)
+                        continue
+            left = ticks_diff(x.check_at, now)
+            if left < wait:
+                wait = max(left, 0)
+        now = ticks_us()
+        for name in self.lines:
+            ln = self.lines[name]
+            if ln.known:
+                if ln.poll(now):
+                    self._event(ln, now)
+                if ln.stirred:
+                    # Something moved without making an event: not quiet yet.
+                    ln.stirred = False
+                    self._activity(ln.gap_start)
+                d = ln.deadline_us(now)
+                if 0 <= d < wait:
+                    wait = d
+        return wait
+
+    async def run(self):
+        while True:
+            self.healthy_at = ticks_ms()
+            wait = self.step()
+            try:
+                await asyncio.wait_for_ms(self.flag.wait(), wait // 1000 + 1)
+            except asyncio.TimeoutError:
+                pass
+
+    # ---- queries for the controller --------------------------------------
+
+    def next_event(self):
+        if self.events:
+            return self.events.pop(0)
+        return None
+
+    def clear_events(self):
+        self.events = []
+
+    def undecided(self):
+        for name in self.lines:
+            if self.lines[name].undecided():
+                return True
+        return False
+
+    def decide_wait_us(self):
+        # Time until the first undecided interruption is decided, or -1.
+        now = ticks_us()
+        best = -1
+        for name in self.lines:
+            ln = self.lines[name]
+            if ln.undecided():
+                d = ln.deadline_us(now)
+                if d >= 0 and (best < 0 or d < best):
+                    best = d
+        return best
+
+    def resting(self, name, ms):
+        # True if the line has been at rest (object in place / beam clear) for
+        # ms, False if not, None if it cannot be known (chip down).
+        ln = self.lines.get(name)
+        if ln is None or not ln.known:
+            return None
+        r = ln.resting_for_us(ticks_us())
+        return r >= ms * 1000
+
+    def rest_wait_ms(self, name, ms):
+        # Milliseconds until resting(name, ms) can become true without a new
+        # edge, or -1 if the line is active (or unknown).
+        ln = self.lines.get(name)
+        if ln is None or not ln.known:
+            return -1
+        r = ln.resting_for_us(ticks_us())
+        if r < 0:
+            return -1
+        left = ms * 1000 - r
+        return 0 if left <= 0 else left // 1000 + 1
+
+    def active(self, name):
+        ln = self.lines.get(name)
+        return ln is not None and ln.known and ln.level == 1
+
+    def wake(self):
+        self.changed.set()
+
+    async def wait_change(self, ms):
+        # Sleep until the table has news (an event, a wake()) or ms elapse.
+        if ms <= 0:
+            ms = 1
+        try:
+            await asyncio.wait_for_ms(self.changed.wait(), ms)
+        except asyncio.TimeoutError:
+            pass
+        self.changed.clear()
+
+
+class TurnWindow:
+    # One turn's events: they start at the launch (the launch-pad beam, the
+    # first event that matters, or the player's confirm) and end once the table
+    # has been quiet for quiet_ms (no event counted, no line back at rest after
+    # an event or a shorter real interruption, e.g. a die knocked out of or
+    # rolling across the circle, and no interruption still being decided), when
+    # the player confirms, or after max_ms at most.
+    def __init__(self, table, quiet_ms=1500, max_ms=30000):
+        self.table = table
+        self.quiet_ms = quiet_ms
+        self.max_ms = max_ms
+        self.reason = None
+        self.count = 0
+        self.length_ms = 0
+
+    async def wait_start(self, relevant, confirmed=None):
+        # Waits for the launch. Returns the event that opened the window (a
+        # launch-beam event or the first relevant one), or None if the player
+        # confirmed instead. Events that do not matter are dropped.
+        t = self.table
+        while True:
+            t.step()
+            ev = t.next_event()
+            while ev is not None:
+                if ev[1] == "launch" or relevant(ev):
+                    return ev
+                ev = t.next_event()
+            if confirmed is not None and confirmed():
+                return None
+            await t.wait_change(1000)
+
+    async def run(self, on_event, confirmed=None, first=None):
+        # Calls on_event(ev) for every event of the turn, in order; returns the
+        # reason the window closed: "quiet", "confirm" or "timeout".
+        t = self.table
+        t0 = ticks_us()
+        last = t0
+        self.count = 0
+        if first is not None and first[1] != "launch":
+            self.count += 1
+            on_event(first)
+            last = first[2]
+        quiet = self.quiet_ms * 1000
+        limit = self.max_ms * 1000
+        reason = None
+        while reason is None:
+            t.step()
+            ev = t.next_event()
+            while ev is not None:
+                self.count += 1
+                on_event(ev)
+                ev = t.next_event()
+            if ticks_diff(t.last_activity_us, last) > 0:
+                last = t.last_activity_us
+            now = ticks_us()
+            if confirmed is not None and confirmed():
+                reason = "confirm"
+                break
+            if ticks_diff(now, t0) >= limit:
+                reason = "timeout"
+                break
+            d = t.decide_wait_us()
+            if d >= 0:
+                wait = d
+            else:
+                wait = quiet - ticks_diff(now, last)
+                if wait <= 0:
+                    reason = "quiet"
+                    break
+            left = limit - ticks_diff(now, t0)
+            if left < wait:
+                wait = left
+            await t.wait_change(wait // 1000 + 1)
+        self.reason = reason
+        self.length_ms = ticks_diff(ticks_us(), t0) // 1000
+        return reason

@@ -1,0 +1,478 @@
+# Boxtop Pinball: Haunted House controller: binds the rules to the instrumented
+# table, the NeoPixel displays and the button panel.
+#
+# One turn:
+#   1. wait for the launch: the launch-pad beam, the first sensor event that
+#      matters, or the player's CONFIRM ("launched"; the prompt is
+#      "launch_press" when there is no working launch beam: press, then flick);
+#   2. the turn window: every sensor event until the table has been quiet for
+#      quiet_ms (or CONFIRM). Monster hits and clues are credited at once to the
+#      active player (the rules say so, whoever's die touched them); circle
+#      entries and dice through holes are collected;
+#   3. whose die entered the circle / fell through a hole: asked only when more
+#      than one player has dice on the machine (active player offered first);
+#   4. if an expander was down (or the player chose "add" instead of CONFIRM),
+#      the referee adds what the sensors missed;
+#   5. the spots where monsters must go light up until the sensors see the
+#      standees there (or CONFIRM); then the turn ends and the game is saved.
+# Round end: for each die still counted, the referee enters its face and realm;
+# dice reported through holes are already counted as lost. Then the monsters go
+# home and empty clue spots are lit until refilled.
+
+import asyncio
+
+from rules.errors import RuleError
+from rules.haunted_house import HauntedHouse
+from rules.haunted_house_cfg import HHConfig
+from devices.table import TurnWindow
+
+SAVE_NAME = "haunted_house"
+SETTLE_MS = 10      # > the longest LED write (~3 ms, interrupts off) + decision time
+
+
+def create(app):
+    from devices.haunted_build import HauntedBuild
+    from games.decide import Decider
+    board = app.open_board("haunted_house")
+    data = app.read_json("data/haunted_house.json")
+    build = HauntedBuild(board, data, app.bus, app.settings)
+    decider = Decider(build.panel, app.bus)
+    c = HauntedController(data, build.table, build.scoreboard, decider, app.bus, app.store,
+                          app.rng, app.settings.get("quiet_ms", 1500), build.place_ms,
+                          build.window_max_ms)
+    c.build = build
+    return c
+
+
+async def _stop(task):
+    # Cancel a helper task (a pending prompt) and let it finish (its cleanup
+    # must run before the next prompt). Polling instead of awaiting the task
+    # keeps a cancellation of our own task from being swallowed here.
+    if task.done():
+        return
+    task.cancel()
+    for _ in range(100):
+        if task.done():
+            return
+        await asyncio.sleep_ms(0)
+
+
+class HauntedController:
+    name = "haunted-house"
+    save_name = SAVE_NAME
+    min_players = 1
+    max_players = 4
+
+    def __init__(self, data, table, scoreboard, decider, bus, store, rng, quiet_ms=1500,
+                 place_ms=300, window_max_ms=30000):
+        self.build = None
+        self.data = data
+        self.cfg = HHConfig(data)
+        self.table = table
+        self.scoreboard = scoreboard
+        self.decider = decider
+        self.bus = bus
+        self.store = store
+        self.rng = rng
+        self.colours = list(data["colours"])
+        self.place_ms = place_ms
+        self.window = TurnWindow(table, quiet_ms, window_max_ms)
+        self.spot_monster = {}
+        for m in self.cfg.monsters:
+            for lv in self.cfg.levels:
+                self.spot_monster[self.cfg.mspot[m][lv]] = m
+        self.realm_opts = [("realm", "none", 1)]
+        for r in self.cfg.realm_ids:
+            self.realm_opts.append(("realm", r, self.cfg.realms[r]))
+        self.face_opts = [("face", f) for f in range(1, self.cfg.faces + 1)] + [("lost",)]
+        self.game = None
+        self.pending = {}       # monster -> spot it must be put on
+        self.refill = []        # clue spots waiting for a new clue
+        self.preview = None     # (player, highlighted option) for the displays
+        self.entering = -1      # player whose dice are being entered
+        self.fault = False
+        self.hit_now = []       # monsters hit in this window
+        self.taken_now = []     # clue spots taken in this window
+        self.circles = 0        # circle entries seen in this window
+        self.holes = []         # hole beams seen in this window
+        self.hole_lost = []     # per player: dice reported through holes this round
+        self.turns = 0
+        self.answer = None      # the last prompt's answer
+        self._blind = False     # an expander was down during the last window
+        self.windows = {"quiet": 0, "confirm": 0, "timeout": 0}
+        decider.on_highlight = self._highlight
+        bus.subscribe(self._watch)
+
+    # ---- setup -----------------------------------------------------------
+
+    def tasks(self):
+        return [self.table.run()]
+
+    def public_state(self):
+        return self.game.to_public_dict() if self.game is not None else None
+
+    def new_game(self, players, start=0, options=None):
+        self.game = HauntedHouse(self.cfg, players, rng=self.rng, start=start)
+        self.hole_lost = [0] * self.game.n
+        self.bus.publish(("game", "haunted-house", self.game.n, start))
+        for e in self.game.setup_effects():
+            self.bus.publish(e)
+        self._expect_all()
+        self.save()
+        self.render()
+
+    def resume(self, saved):
+        game = HauntedHouse.from_dict(self.cfg, saved.get("game"))
+        rng_state = saved.get("rng")
+        if isinstance(rng_state, dict):
+            from rules.rng import Rng
+            self.rng = Rng.from_dict(rng_state)
+        holes = saved.get("hole_lost")
+        if not isinstance(holes, list) or len(holes) != game.n:
+            holes = [0] * game.n
+        self.game = game
+        self.hole_lost = list(holes)
+        self.bus.publish(("resumed", "haunted-house", game.n, game.active))
+        self._expect_all()
+        self.render()
+
+    def save(self):
+        self.store.save(SAVE_NAME, {"game": self.game.to_dict(), "rng": self.rng.to_dict(),
+                                    "hole_lost": list(self.hole_lost)})
+
+    def _expect_all(self):
+        # Before play (new or resumed game): every monster and every clue must
+        # stand where the rules have them.
+        g = self.game
+        self.pending = {}
+        for m in self.cfg.monsters:
+            self.pending[m] = g.monster_spot(m)
+        self.refill = [s for s in self.cfg.clue_spots if g.spots[s] is not None]
+
+    # ---- helpers ---------------------------------------------------------
+
+    def render(self):
+        if self.game is not None:
+            self.fault = bool(self.table.faulted())
+            self.scoreboard.render(self.game, self)
+
+    def _watch(self, ev):
+        # Expander faults come from the table task: show them at once.
+        if ev[0] == "fault" and len(ev) > 1 and ev[1] in ("expander", "expander_ok"):
+            self.render()
+
+    def _highlight(self, option):
+        cur = self.decider.current
+        self.preview = (cur[1], option) if cur is not None and option else None
+        self.render()
+
+    def _apply(self, action):
+        try:
+            effects = self.game.apply(action)
+        except RuleError as e:
+            # A sensor reading the rules cannot take (should not happen: the
+            # controller only offers legal ones); report it, never crash.
+            self.bus.publish(("rejected", action, str(e)))
+            return []
+        for e in effects:
+            self.bus.publish(e)
+        self.render()
+        return effects
+
+    async def _quiet_panel(self, limit_ms=2000):
+        # A press that started before a question was shown must not answer it
+        # (e.g. CONFIRM pressed just as the table went quiet on its own): wait
+        # until every button is released and settled, then drop what was pressed.
+        panel = self.decider.panel
+        waited = 0
+        while waited < limit_ms:
+            panel.drain()
+            busy = False
+            for name in panel.buttons:
+                b = panel.buttons[name]
+                if b.active() or b.settle_wait_ms():
+                    busy = True
+            if not busy:
+                return
+            await asyncio.sleep_ms(10)
+            waited += 10
+
+    async def _ask(self, kind, player, options):
+        try:
+            await self._quiet_panel()
+            self.answer = None
+            self.answer = await self.decider.ask(kind, player, options)
+            return self.answer
+        finally:
+            self.preview = None
+            self.table.wake()
+
+    def _ask_task(self, kind, player, options):
+        return asyncio.create_task(self._ask(kind, player, options))
+
+    def _seats_from(self, p):
+        n = self.game.n
+        return [(p + k) % n for k in range(n)]
+
+    # ---- which sensor events matter ----------------------------------------
+
+    def _relevant(self, ev):
+        name = ev[0]
+        kind = ev[1]
+        if kind == "hole" or kind == "circle":
+            return True
+        if kind == "launch":
+            return False
+        m = self.spot_monster.get(name)
+        g = self.game
+        if m is not None:
+            return (g.monster_spot(m) == name and m not in self.pending
+                    and m not in self.hit_now)
+        if name in g.spots:
+            return (g.spots[name] is not None and name not in self.refill
+                    and name not in self.taken_now)
+        return False
+
+    def _on_event(self, ev):
+        name = ev[0]
+        kind = ev[1]
+        if kind == "launch":
+            return
+        if not self._relevant(ev):
+            self.bus.publish(("ignored", name))
+            return
+        self.bus.publish(("seen", name, kind))
+        if kind == "hole":
+            self.holes.append(name)
+            return
+        if kind == "circle":
+            self.circles += 1
+            return
+        m = self.spot_monster.get(name)
+        if m is not None:
+            self.hit_now.append(m)
+            for e in self._apply(("monster_hit", m)):
+                if e[0] == "monster_moved":
+                    self.pending[m] = e[4]
+            return
+        self.taken_now.append(name)
+        self._apply(("clue_taken", name))
+
+    # ---- the game loop ---------------------------------------------------
+
+    async def play(self):
+        g = self.game
+        await self._place(g.active if g.active >= 0 else 0)
+        while not g.is_over():
+            await self.step()
+        self.render()
+        return g.winner
+
+    async def step(self):
+        g = self.game
+        if g.phase == "launch":
+            await self.turn()
+        elif g.phase == "round_end":
+            await self.round_end()
+        elif g.phase == "flight":
+            # Only a hand-made save can stop mid-flight: that die has landed.
+            self._apply(("end_turn",))
+            self.save()
+        else:
+            raise RuleError("unexpected phase %s" % g.phase)
+
+    async def turn(self):
+        g = self.game
+        p = g.active
+        self.hit_now = []
+        self.taken_now = []
+        self.circles = 0
+        self.holes = []
+        self.render()
+        # From here until the window closes a die may be moving: keep the
+        # interrupts-off time of the long LED chain away from sensor edges.
+        self.scoreboard.hold_score = True
+        try:
+            # The last write may have stretched a glitch that straddled it
+            # (its closing edge was time-stamped late): let such pulses be
+            # decided, then forget everything seen before the launch prompt.
+            await asyncio.sleep_ms(SETTLE_MS)
+            self.table.step()
+            self.table.clear_events()
+            first, reason = await self._launch_and_window(p)
+        finally:
+            self.scoreboard.hold_score = False
+            self.render()
+        self.windows[reason] = self.windows.get(reason, 0) + 1
+        self.bus.publish(("window", "closed", reason, self.window.count, self.window.length_ms))
+        add = reason == "confirm" and self.answer == ("add",)
+        await self._owners(p)
+        if add or self._blind:
+            # An expander was down during this turn (its sensors saw nothing),
+            # or the referee asked to add something.
+            await self._manual(p)
+        await self._place(p)
+        self._apply(("end_turn",))
+        self.turns += 1
+        self.save()
+
+    async def _launch_and_window(self, p):
+        # With the launch-pad beam working the players just flick; without it
+        # (not fitted, or its expander is down) they press CONFIRM, then flick.
+        kind = "launch" if self.table.line_ok("launch") else "launch_press"
+        ask = self._ask_task(kind, p, [("launched",)])
+        try:
+            first = await self.window.wait_start(self._relevant, ask.done)
+        finally:
+            await _stop(ask)
+        self._apply(("launch",))
+        downs = self.table.downs
+        blind = bool(self.table.faulted())
+        how = "confirm" if first is None else ("beam" if first[1] == "launch" else "sensor")
+        self.bus.publish(("window", "open", p, how))
+        # CONFIRM ends the turn early; RIGHT + CONFIRM ("add") ends it and lets
+        # the referee add something the sensors could not see.
+        ask = self._ask_task("flight", p, [("confirm",), ("add",)])
+        try:
+            reason = await self.window.run(self._on_event, ask.done, first)
+        finally:
+            await _stop(ask)
+        self._blind = blind or bool(self.table.faulted()) or self.table.downs != downs
+        return first, reason
+
+    async def _owner(self, kind, p, where):
+        # Whose die? Only asked when several players have dice on the machine.
+        g = self.game
+        cands = [q for q in self._seats_from(p) if g.on_table[q] > 0]
+        if not cands:
+            self.bus.publish(("rejected", (kind, where), "no die on the machine"))
+            return -1
+        if len(cands) == 1:
+            return cands[0]
+        self.bus.publish((kind, where))
+        choice = await self._ask(kind, p, [("owner", q) for q in cands])
+        return choice[1]
+
+    async def _owners(self, p):
+        for _ in range(self.circles):
+            o = await self._owner("circle_owner", p, "summoning_circle")
+            if o >= 0:
+                self._apply(("circle", o))
+        for h in self.holes:
+            o = await self._owner("hole_owner", p, h)
+            if o >= 0:
+                if self._apply(("hole", o)):
+                    self.hole_lost[o] += 1
+
+    async def _manual(self, p):
+        # An expander is down: the referee adds what its sensors could not see.
+        g = self.game
+        self.bus.publish(("manual", p, tuple(self.table.faulted())))
+        while True:
+            opts = [("done",)]
+            for m in self.cfg.monsters:
+                if m not in self.hit_now:
+                    opts.append(("monster_hit", m))
+            for s in self.cfg.clue_spots:
+                if g.spots[s] is not None:
+                    opts.append(("clue_taken", s))
+            for q in self._seats_from(p):
+                if g.on_table[q] > 0:
+                    opts.append(("circle", q))
+                    opts.append(("hole", q))
+            choice = await self._ask("manual", p, opts)
+            if choice == ("done",):
+                return
+            effects = self._apply(choice)
+            for e in effects:
+                if e[0] == "monster_moved":
+                    self.hit_now.append(e[1])
+                    self.pending[e[1]] = e[4]
+                elif e[0] == "die_lost" and e[2] == "hole":
+                    self.hole_lost[e[1]] += 1
+
+    async def _place(self, p):
+        # Light the spots where a monster or a clue must go and wait until the
+        # sensors see each one in place for place_ms, or CONFIRM.
+        if not self.pending and not self.refill:
+            return
+        want = [self.pending[m] for m in self.pending] + list(self.refill)
+        self.bus.publish(("place", tuple(want)))
+        self.render()
+        ask = self._ask_task("place", p, [("confirm",)])
+        t = self.table
+        try:
+            while True:
+                t.step()
+                wait = 1000
+                for s in want:
+                    if t.resting(s, self.place_ms):
+                        self._placed(s)
+                    else:
+                        w = t.rest_wait_ms(s, self.place_ms)
+                        if 0 <= w < wait:
+                            wait = w
+                want = [s for s in want if self._waiting_for(s)]
+                if not want or ask.done():
+                    break
+                await t.wait_change(wait)
+        finally:
+            await _stop(ask)
+        if want:
+            self.bus.publish(("place_confirmed", tuple(want)))
+        self.pending = {}
+        self.refill = []
+        self.render()
+
+    def _waiting_for(self, spot):
+        if spot in self.refill:
+            return True
+        for m in self.pending:
+            if self.pending[m] == spot:
+                return True
+        return False
+
+    def _placed(self, spot):
+        if not self._waiting_for(spot):
+            return
+        self.bus.publish(("placed", spot))
+        if spot in self.refill:
+            self.refill.remove(spot)
+        for m in list(self.pending):
+            if self.pending[m] == spot:
+                del self.pending[m]
+        self.render()
+
+    async def round_end(self):
+        g = self.game
+        for p in range(g.n):
+            if g.dice_to_enter(p) <= 0:
+                continue
+            self.entering = p
+            self.bus.publish(("enter_dice", p, g.dice_to_enter(p), self.hole_lost[p]))
+            self.render()
+            while g.dice_to_enter(p) > 0:
+                face = await self._ask("face", p, self.face_opts)
+                if face == ("lost",):
+                    self._apply(("die_lost", p))
+                    continue
+                realm = await self._ask("realm", p, self.realm_opts)
+                if realm[1] == "none":
+                    self._apply(("die_result", p, face[1]))
+                else:
+                    self._apply(("die_result", p, face[1], realm[1]))
+        self.entering = -1
+        effects = self._apply(("score_round",))
+        self.hole_lost = [0] * g.n
+        for e in effects:
+            if e[0] == "monster_home":
+                self.pending[e[1]] = e[4]
+            elif e[0] == "clue_placed":
+                self.refill.append(e[1])
+        self.save()
+        if not g.is_over():
+            await self._place(g.active)
+        else:
+            self.pending = {}
+            self.refill = []
+            self.render()
