@@ -191,6 +191,131 @@ def _fault_game(name: str, seed: int) -> FaultResult:
     return FaultResult(name, detected, fallback, winner is not None and g.is_over(), state_ok)
 
 
+@dataclass
+class FuzzReport:
+    inputs: int = 0
+    bytes: int = 0
+    replies: int = 0
+    error_replies: int = 0
+    ok_replies: int = 0     # answers to harmless requests (read-only, or extra fields ignored)
+    crashes: int = 0
+    state_changes: int = 0
+    by_kind: dict = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+_COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate", "events")
+_READ_ONLY = (b'{"cmd":"hello"}', b'{"cmd":"state"}', b'{"cmd":"legal"}', b'{"cmd":"config","op":"get"}')
+_WEIRD = [None, True, False, -1, 0, 2**40, 1.5, "", "x" * 300, [], [1, [2]], {}, {"a": {"b": []}}]
+
+
+def _fuzz_input(rng: random.Random, kind: str) -> list[bytes]:
+    """One generated input, as the chunks in which it arrives."""
+    if kind == "random bytes":
+        data = bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 300)))
+        return [data + (b"\n" if rng.random() < 0.7 else b"")]
+    if kind == "truncated json":
+        good = json.dumps({"cmd": rng.choice(_COMMANDS), "id": rng.randint(0, 99),
+                           "players": 9, "key": "nope", "value": "x"}).encode()
+        return [good[: rng.randint(1, len(good) - 1)] + b"\n"]
+    if kind == "nested json":
+        depth = rng.randint(1, 400)
+        opener, closer = rng.choice([(b"[", b"]"), (b'{"a":', b"}")])
+        body = opener * depth + b"1" + (closer * depth if rng.random() < 0.5 else b"")
+        return [b'{"cmd":"act","action":' + body + b"}\n"]
+    if kind == "huge line":
+        n = rng.randint(1025, 8000)
+        line = b'{"cmd":"new","pad":"' + b"A" * n + b'"}\n'
+        size = rng.randint(1, 900)
+        return [line[i:i + size] for i in range(0, len(line), size)]
+    if kind == "wrong types":
+        cmd = rng.choice(_COMMANDS)
+        key = rng.choice(["id", "index", "action", "player", "game", "players", "start", "options",
+                          "op", "key", "value", "on", "stop_ns", "forward_ns", "jog", "ns", "ms"])
+        msg: dict = {"cmd": cmd, key: rng.choice(_WEIRD)}
+        if cmd == "config":
+            msg["op"] = rng.choice(["set", 5, "delete"])
+            msg["key"] = rng.choice(["brightness", "nope", 3, "settle_ms", None])
+            msg["value"] = rng.choice(["bright", -7, 99.5, [1], {"a": 1}])
+        if cmd == "act":
+            msg["index"] = rng.choice([-1, 99, "0", 1.5, [0]])
+            msg.pop("action", None)
+        if cmd == "new":
+            # never a valid request: it would (rightly) start a new game
+            msg["players"] = rng.choice([0, 9, "2", 2.5, -1, [2]])
+        if cmd in ("selftest", "calibrate"):
+            msg["cmd"] = "calibrate"
+            msg["stop_ns"] = rng.choice([10, 9_000_000, "x", None])
+        return [json.dumps(msg).encode() + b"\n"]
+    if kind == "unknown command":
+        name = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz_") for _ in range(rng.randint(0, 12)))
+        return [json.dumps({"cmd": name if name not in _COMMANDS else name + "_", "id": 1}).encode() + b"\n"]
+    if kind == "flood":
+        line = rng.choice([b'{"cmd":"zap"}\n', b"garbage\n", b"{}\n", b"[1,2]\n", b'"str"\n'])
+        return [line * rng.randint(50, 400)]
+    # harmless requests mixed in: they must be answered and change nothing either
+    return [rng.choice(_READ_ONLY) + b"\n"]
+
+
+FUZZ_KINDS = ("random bytes", "truncated json", "nested json", "huge line", "wrong types",
+              "unknown command", "flood", "read-only request")
+
+
+def serial_fuzz(inputs: int = 100_000, seed: int = 1, progress: bool = False) -> FuzzReport:
+    """Feed generated inputs through the firmware's Protocol on a simulated board with
+    a decision pending; check every reply and that nothing changes, byte for byte."""
+    import os
+
+    from sim.roller_board import RollerSim
+
+    rep = FuzzReport()
+    s = RollerSim(players=3, seed=seed)
+    from protocol import Protocol   # firmware module (on sys.path once the sim is installed)
+    app = s.app
+    app.start_game(3, 0, resume=False)
+    c = app.controller
+    c.decider.current = ("roll", 0, [("roll",)])    # a prompt is pending, as in a live game
+    proto = Protocol(app)
+
+    def snapshot() -> tuple:
+        files = {n: open(os.path.join(s.state_dir, n), "rb").read() for n in sorted(os.listdir(s.state_dir))}
+        return (json.dumps(c.game.to_dict(), sort_keys=True), json.dumps(app.settings.all(), sort_keys=True),
+                c.decider.pending(), c.rng.state, files)
+    before = snapshot()
+    rng = random.Random(seed)
+    for i in range(inputs):
+        kind = FUZZ_KINDS[i % len(FUZZ_KINDS)]
+        rep.by_kind[kind] = rep.by_kind.get(kind, 0) + 1
+        rep.inputs += 1
+        for chunk in _fuzz_input(rng, kind):
+            rep.bytes += len(chunk)
+            try:
+                lines = proto.feed(chunk)
+            except Exception as e:  # noqa: BLE001 - a crash is what this counts
+                rep.crashes += 1
+                rep.problems.append(f"{kind}: {e!r}")
+                continue
+            for line in lines:
+                rep.replies += 1
+                msg = json.loads(line)          # every reply is one valid JSON object
+                if msg.get("ok") is True:
+                    rep.ok_replies += 1         # e.g. hello with an ignored extra field
+                elif msg.get("ok") is False and isinstance(msg.get("error"), str):
+                    rep.error_replies += 1
+                else:
+                    rep.problems.append(f"{kind}: malformed reply {line[:80]!r}")
+        while proto.take_event() is not None:
+            pass
+        if i % 5000 == 0 or i == inputs - 1:
+            if snapshot() != before:
+                rep.state_changes += 1
+                rep.problems.append(f"state changed by input {i} ({kind})")
+                before = snapshot()
+            if progress and i % 20000 == 0:
+                print(f"  fuzz: {i}/{inputs}", file=sys.stderr)
+    return rep
+
+
 FAULTS = ("jammed servo", "dead notch switch", "stuck beam", "dead beam", "missing balls",
           "LED strip write failing", "chattering switches and beam glitches")
 
@@ -205,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--random-cuts", type=int, default=100, help="random-instant cuts per game")
     p.add_argument("--fault-seeds", type=int, default=3, help="games per injected fault")
+    p.add_argument("--fuzz", type=int, default=100_000, help="generated serial inputs")
     args = p.parse_args(argv)
     t0 = time.monotonic()
     ok = True
@@ -219,6 +345,14 @@ def main(argv: list[str] | None = None) -> int:
         for prob in rep.problems[:5]:
             print("   ", prob)
         ok = ok and rep.corrupt == 0 and rep.lost_turns == 0 and rep.wrong_state == 0
+    fz = serial_fuzz(args.fuzz, args.seed, progress=True)
+    print(f"Serial input: {fz.inputs} generated inputs ({fz.bytes} bytes) through the firmware's protocol")
+    print("  " + ", ".join(f"{k}: {n}" for k, n in fz.by_kind.items()))
+    print(f"  replies: {fz.replies} ({fz.error_replies} errors, {fz.ok_replies} answers to harmless requests)")
+    print(f"  crashes: {fz.crashes}; game state, settings or saved files changed: {fz.state_changes}")
+    for prob in fz.problems[:5]:
+        print("   ", prob)
+    ok = ok and fz.crashes == 0 and fz.state_changes == 0 and not fz.problems
     results = fault_matrix(args.fault_seeds)
     handled = sum(r.handled for r in results)
     print(f"Faults injected into full games: {len(results)}; handled: {handled}")
