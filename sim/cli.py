@@ -6,6 +6,7 @@ import sys
 import time
 
 GAMES = ("roller-ghoster", "haunted-house")
+GAMES += ("beetlejuice", "superskill")   # the dice companion (sim/companion_board.py)
 
 
 def parse_fault(spec: str, faults) -> None:
@@ -41,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="only print the result")
     p.add_argument("--view", action="store_true", help="draw the board after every turn")
     p.add_argument("--state-dir", help="where the board keeps its saved game (default: temporary)")
+    p.add_argument("--mode", help="beetlejuice: cards firmware|enter; superskill: companion|engine")
+    p.add_argument("--bot", action="append", help="companion bot per seat (repeat; cycles): "
+                   "beetlejuice heuristic|random, superskill lookahead|greedy|random")
     return p
 
 
@@ -49,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.game == "haunted-house":
         from sim.haunted_board import run_cli
         return run_cli(args)
+    if args.game in ("beetlejuice", "superskill"):
+        from sim.companion_board import run_cli as run_companion
+        return run_companion(args)
     if not 2 <= args.players <= 4:
         print("hauntbox sim: --players must be 2..4 for Roller Ghoster", file=sys.stderr)
         return 2

@@ -5,6 +5,8 @@
 
 GAMES = {
     "roller-ghoster": "games.roller",
+    "beetlejuice": "games.beetlejuice",
+    "superskill": "games.superskill",
 }
 GAMES["haunted-house"] = "games.haunted"
 

@@ -16,6 +16,8 @@ SCHEMA = {
     "servo.max_ns": ("int", 500000, 2500000),
     "servo.type": ("str", ("continuous", "ratchet")),
     "quiet_ms": ("int", 100, 10000),
+    "beetlejuice.cards": ("str", ("firmware", "enter")),
+    "superskill.mode": ("str", ("companion", "engine")),
 }
 
 def check(key, value):
