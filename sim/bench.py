@@ -19,9 +19,15 @@ BUDGET_HEAP = 64 * 1024
 BUDGET_ALLOC_AVG = 2 * 1024
 BUDGET_LATENCY_MS = 20.0
 BUDGET_MPY = 256 * 1024
-# Games measured at the rules layer (their board controllers are measured once they exist).
-RULES_ONLY = {"haunted-house": "Boxtop Pinball: Haunted House", "beetlejuice": "Watch Out Beetlejuice",
-              "superskill": "Star Trek: Super-Skill Pinball, Starfleet Academy"}
+# key: (game, companion mode or None for the rules-layer script, title)
+OTHERS = {
+    "haunted-house": ("haunted-house", None,
+                      "Boxtop Pinball: Haunted House, rule engine + state saved each turn"),
+    "beetlejuice": ("beetlejuice", "firmware", "Watch Out Beetlejuice companion (board controller)"),
+    "superskill": ("superskill", "companion", "Star Trek: Super-Skill Pinball companion (board controller)"),
+    "superskill-engine": ("superskill", "engine",
+                          "Star Trek: Super-Skill Pinball, full engine on the board (host-connected mode)"),
+}
 
 
 def build_firmware(out: Path):
@@ -30,13 +36,20 @@ def build_firmware(out: Path):
     return build(out=out)
 
 
-def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "roller-ghoster") -> dict:
-    """Run the VM-side script for one game; `roller-ghoster` goes through its full
-    controller (bench_vm_roller.py), the others through their rule engine."""
+def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "roller-ghoster",
+               mode: str | None = None) -> dict:
+    """Run the VM-side script for one game: Roller Ghoster and the companions go
+    through their board controllers (bench_vm_roller.py, bench_vm_companion.py),
+    Haunted House through its rule engine (bench_vm_rules.py)."""
     from sim.mpvm import run_micropython
-    script = "sim/bench_vm_roller.py" if game == "roller-ghoster" else "sim/bench_vm_rules.py"
-    first = "load()" if game == "roller-ghoster" else f"load({game!r})"
-    steps = [first, f"setup({seed})"] + ["measured_turn()"] * turns
+    if game == "roller-ghoster":
+        script, first, setup = "sim/bench_vm_roller.py", "load()", f"setup({seed})"
+    elif mode is not None:
+        script, first, setup = ("sim/bench_vm_companion.py", "load()",
+                                f"setup({game!r}, {seed}, 4, {mode!r})")
+    else:
+        script, first, setup = "sim/bench_vm_rules.py", f"load({game!r})", f"setup({seed})"
+    steps = [first, setup] + ["measured_turn()"] * turns
     marks = {1, 2, 5, 10, 25, 50, 100, 150, games}
     for i in range(games - 1):
         steps.append(f"next_game({i})")
@@ -114,8 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         res = build_firmware(Path(tmp) / "fw")
         vm = vm_figures(res.out_dir, args.seed, args.games)
-        others = {g: vm_figures(res.out_dir, args.seed, min(args.games, 50), game=g)
-                  for g in RULES_ONLY}
+        others = {key: vm_figures(res.out_dir, args.seed, min(args.games, 50), game=g, mode=m)
+                  for key, (g, m, _) in OTHERS.items()}
     sim = sim_figures(args.seed)
 
     def line(label: str, value: str, budget: str = "", good: bool | None = None) -> None:
@@ -153,9 +166,9 @@ def main(argv: list[str] | None = None) -> int:
          f"({sim['led_writes']} writes, {sim['events']} events)")
     line("interrupts off per write", f"{sim['irq_off_us_per_write']} us", f"({sim['leds']} LEDs x 30 us + latch)")
     line("simulator speed", f"{sim['sim_seconds'] / sim['wall_seconds']:.0f}x", "simulated s per wall s")
-    for g, f in others.items():
+    for key, f in others.items():
         print()
-        print(f"{RULES_ONLY[g]} (rule engine + state serialised each turn, .mpy, MicroPython VM, 4 players)")
+        print(f"{OTHERS[key][2]} (.mpy, MicroPython VM, 4 players)")
         line("live heap after import", kb(f["after_import"]))
         line("live heap after setting up a 4-player game", kb(f["after_setup"]), "budget 64 KB",
              f["after_setup"] <= BUDGET_HEAP)
