@@ -138,7 +138,32 @@ class FaultResult:
         return self.detected and self.fallback and self.finished and self.state_ok
 
 
+def _expander_game(seed: int) -> FaultResult:
+    """Haunted House: an MCP23017 stops answering for a few launches, then recovers."""
+    from sim.haunted_board import HauntedSim, Outage
+    s = HauntedSim(players=3, seed=seed, noise="all", outages=[Outage("exp_a", 3, 3)])
+    events: list[tuple] = []
+    s.app.bus.subscribe(events.append)
+    try:
+        s.run()
+        finished = s.controller.game.is_over()
+    except Exception:  # noqa: BLE001
+        finished = False
+    from rules.haunted_house import HauntedHouse
+    g = s.controller.game
+    cfg = getattr(g, "cfg", s.data)
+    try:
+        state_ok = HauntedHouse.from_dict(cfg, g.to_dict()).to_dict() == g.to_dict()
+    except Exception:  # noqa: BLE001
+        state_ok = False
+    detected = any(e[0] == "fault" and e[1] == "expander" for e in events)
+    fallback = any(e[0] == "prompt" and e[1] == "manual" for e in events)
+    return FaultResult("I2C expander stops answering", detected, fallback, finished, state_ok)
+
+
 def _fault_game(name: str, seed: int) -> FaultResult:
+    if name == "I2C expander stops answering":
+        return _expander_game(seed)
     from sim.fakes import neopixel
     from sim.models.tower import Faults, TowerConfig
     from sim.roller_board import RollerSim
@@ -317,7 +342,8 @@ def serial_fuzz(inputs: int = 100_000, seed: int = 1, progress: bool = False) ->
 
 
 FAULTS = ("jammed servo", "dead notch switch", "stuck beam", "dead beam", "missing balls",
-          "LED strip write failing", "chattering switches and beam glitches")
+          "LED strip write failing", "chattering switches and beam glitches",
+          "I2C expander stops answering")
 
 
 def fault_matrix(seeds: int = 3) -> list[FaultResult]:
