@@ -2,6 +2,7 @@
 
     hauntbox play superskill --table starfleet-academy --names Ann,Bob --bots 1 \\
         --seed 7 --scores ~/.hauntbox/superskill-scores.json
+    hauntbox play superskill --table tribbles|lower-decks|borg-attack
 
 Solo or up to four players (humans and bots) share each roll. For the player
 to act it shows the backglass (stars, round track, Nudge boxes and amount,
@@ -42,6 +43,9 @@ class Quit(Exception):
 
 # ---- rendering ----------------------------------------------------------------------
 
+COLOUR_CODE = {"yellow": "Y", "red": "R", "white": "W", "green": "G", "purple": "P",
+               "yellow-green": "YG"}
+
 def box_label(f, i: int) -> str:
     return "/".join(str(v) for v in f.faces[i])
 
@@ -50,20 +54,25 @@ def render_feature(g: SuperSkillGame, p: int, f) -> str:
     ps = g.players[p]
     row = ps.filled[f.id]
     cells = []
+    varied = f.sequence or len(set(f.stars)) > 1
     for i in range(f.nbox):
         lab = box_label(f, i)
-        if f.sequence:
+        if varied:
             lab += f":{f.stars[i]}*"
         cells.append("[" + ("#" * len(lab) if row[i] else lab) + "]")
     balls = "".join("(o)" for b in ps.balls if b == f.id)
-    col = {"yellow": "Y", "red": "R", "white": "W"}.get(f.colour, f.colour[:1].upper())
+    col = COLOUR_CODE.get(f.colour, f.colour[:1].upper())
     notes = []
-    if f.stars[0] and not f.sequence and f.kind not in ("inlane", "outlane"):
+    if f.stars[0] and not varied and f.kind not in ("inlane", "outlane"):
         notes.append(f"{f.stars[0]} star{'s' if f.stars[0] != 1 else ''} each")
     if f.kind == "inlane":
         notes.append(f"{f.stars[0]} stars, to {g.table.fmap[f.to].name}")
     if f.kind == "outlane":
-        notes.append(f"{f.per_box} stars per filled flipper box, ball lost")
+        if f.per_box:
+            notes.append(f"{f.per_box} stars per filled flipper box, ball lost")
+        else:
+            notes.append(f"{f.stars[0]} stars, ball lost"
+                         + (" unless the table turns over" if f.rest else ""))
     if f.sequence:
         notes.append("in order")
     if f.acc_from:
@@ -72,7 +81,8 @@ def render_feature(g: SuperSkillGame, p: int, f) -> str:
     for t in g.table.arrows.get(f.id, []):
         notes.append("arrow to " + g.table.fmap[t].name)
     note = ("  - " + "; ".join(notes)) if notes else ""
-    return f"  {f.name:<16}{col} {balls:<6}{' '.join(cells)}{note}"
+    w = max(16, max(len(x.name) for x in g.table.features) + 1)
+    return f"  {f.name:<{w}}{col:<2} {balls:<6}{' '.join(cells)}{note}"
 
 
 def render_backglass(g: SuperSkillGame, p: int, names: list[str]) -> str:
@@ -95,17 +105,97 @@ def render_backglass(g: SuperSkillGame, p: int, names: list[str]) -> str:
     if ind:
         lines.append("  Indicators: " + "  ".join(ind))
     lines.append(f"  Bonuses taken (once per game): {taken}")
+    lines.extend(special_lines(g, p))
     return "\n".join(lines)
+
+
+def _marks(row) -> str:
+    return "".join("#" if v else "." for v in row)
+
+
+def special_lines(g: SuperSkillGame, p: int) -> list[str]:
+    """The backglass parts a table's special rules add."""
+    t = g.table
+    x = g.players[p].x
+    out = []
+    if "tribbles" in t.data:
+        tr = t.data["tribbles"]["track"]
+        cells = []
+        for i, sp in enumerate(tr):
+            lab = {".": "o", "h": "H", "x": "X"}.get(sp, str(sp)) if isinstance(sp, str) else str(sp)
+            cells.append(f"[{lab}]" if i < x["n"] else f" {lab} ")
+        out.append(f"  Tribble Track ({x['n']}/{len(tr)}, [ ] filled, H hand, X ends the round):")
+        for k in range(0, len(cells), 20):
+            out.append("    " + "".join(cells[k:k + 20]))
+        pend = [n for n, k in (("Next Spinner x3", "nspin"), ("Next Scoop x3", "nscoop"),
+                               ("Next Tribble Bonus x2", "nbonus")) if x[k]]
+        out.append(f"  Tribble Scored {'[#]' if x['scored'] else '[ ]'}"
+                   + (f"   pending: {', '.join(pend)}" if pend else ""))
+    if "lower_decks" in t.data:
+        o = t.orient(x["orient"])
+        crew = []
+        for who in ("tendi", "boimler"):
+            crew.append(f"{who.title()} " + ("-", "ACTIVE", "used")[x[who]])
+        left = t.data["lower_decks"]["mariner_boxes"] - x["mboxes"]
+        crew.append("Mariner " + (f"{left} changes left" if x["mariner"] else "-"))
+        crew.append("Rutherford " + ("recruited" if x["ruth"] else "-"))
+        ind = " ".join(f"{n}{'#' if v else '.'}" for n, v in zip(("PRO", "MOT", "ION"), x["ind"]))
+        rep = ("off", "ACTIVE until the next flip", "starts at the flip")[x["rep"]]
+        out.append(f"  Gravity: {o['name']}   Tilts {x['tilts']}/3   Replicator bonus {rep}")
+        out.append(f"  Crew: {'; '.join(crew)}   Promotion {ind}")
+    if "borg" in t.data:
+        ships = []
+        for k in range(1, len(x["ships"]) + 1):
+            if not x["ships"][k - 1]:
+                st = "/" if not x["battle"] else "X"
+            elif x["dead"][k - 1]:
+                st = "X"
+            else:
+                st = "S" if not x["shield"][k - 1] else "s"
+            ships.append(f"{k}:{st}{'T' if x['torp'][k - 1] else ''}")
+        out.append(f"  Ships (/ not recruited, S shields up, s shields down, X gone, T torpedo): "
+                   f"{' '.join(ships)}")
+        out.append(f"  Civilians {x['civ']}/{t.data['borg']['civilian_track']}"
+                   f" (rescued {x['rescued']})   Modulations {x['mods']}"
+                   f"   Adaptation {_marks(x['adapt'])}   Cubes destroyed {x['cubes']}")
+        if x["battle"]:
+            from rules.superskill import borg_attack as ba
+            cube = ba.cube_of(g)
+            where = "not placed" if x["pos"] < 0 else ("on the Cube" if x["pos"] == 0
+                                                      else f"on Ship {x['pos']}")
+            out.append(f"  Borg Cube (ball {where}; [n] open, (n) exposed, ## hit;"
+                       f" colour w/g adapt/y modulation):")
+            for r in range(cube.top, -1, -1):
+                cells = []
+                for k in range(cube.n):
+                    if cube.row[k] != r:
+                        continue
+                    lab = f"{cube.val[k]}{cube.col[k]}"
+                    if x["cube"][k]:
+                        cells.append("[##]")
+                    elif ba.exposed(cube, x["cube"], k):
+                        cells.append(f"({lab})")
+                    else:
+                        cells.append(f"[{lab}]")
+                pad = " " * (2 * (cube.at[[k for k in range(cube.n) if cube.row[k] == r][0]] % 2))
+                out.append(f"    row {r + 1}: " + pad + " ".join(cells))
+    return out
 
 
 def render_table(g: SuperSkillGame, p: int, names: list[str]) -> str:
     t = g.table
     ps = g.players[p]
     out = [render_backglass(g, p, names)]
-    out.append("  (faces: Y yellow, R red, W white; [##] filled; (o) ball; n:s* face n worth s stars)")
+    if "borg" in t.data and ps.x.get("battle"):
+        return "\n".join(out)     # the battle is played on the backglass only
+    out.append("  (faces: Y yellow, R red, W white, G green, P purple; [##] filled; (o) ball;"
+               " n:s* face n worth s stars)")
     if START in ps.balls:
         out.append(f"  {t.start_name}: (o)")
-    for z in t.zones:
+    zones = t.zones
+    if len(t.orients) > 1:
+        zones = sorted(t.zones, key=lambda z: t.orient(g.hooks.orientation(g, p))["level"][z])
+    for z in zones:
         out.append(t.zone_names[z])
         for f in t.features:
             if f.zone == z:
@@ -126,10 +216,44 @@ def describe(g: SuperSkillGame, a: tuple) -> str:
         ball = f"ball {b + 1}: " if len(g.players[g.to_act].todo) > 1 or b else ""
         extra = ""
         if f.kind == "outlane":
-            extra = " - ball lost"
+            extra = " - ball lost" + (" unless the table turns over" if f.rest else "")
         elif f.kind == "inlane":
             extra = f" - onto {t.fmap[f.to].name}"
         return f"{ball}{', '.join(how)} -> {f.name} [{box_label(f, i)}]{extra}"
+    if a[0] == "through":
+        _, b, d, s, n, sf, sb, fid, i = a
+        f = t.fmap[fid]
+        base = s if s else g.dice[d]
+        how = f"die {g.dice[d]}" if not s else f"Skill Shot {s} (instead of {g.dice[d]})"
+        if n:
+            how += f", nudge {'+' if n > 0 else ''}{n} to {base + n}"
+        u = g.dice[1 - d]
+        spin = f"fill spinner {u}" if sb >= 0 else f"spinner {u} not filled"
+        return f"{how} -> through {t.fmap[sf].name} ({spin}) -> {f.name} [{box_label(f, i)}]"
+    if a[0] == "wild":
+        _, b, d, src, v, fid, i = a
+        f = t.fmap[fid]
+        return f"{src.title()} changes the {g.dice[d]} to {v} -> {f.name} [{box_label(f, i)}]"
+    if a[0] == "borg":
+        _, d, s, n, kind, k = a
+        base = s if s else g.dice[d]
+        how = f"die {g.dice[d]}" if not s else f"Skill Shot {s} (instead of {g.dice[d]})"
+        if n:
+            how += f", nudge {'+' if n > 0 else ''}{n} to {base + n}"
+        if kind == "ship":
+            dest = f"Ship {k}"
+        else:
+            from rules.superskill import borg_attack as ba
+            cube = ba.cube_of(g)
+            dest = f"Cube row {cube.row[k] + 1} block {cube.val[k]}"
+        return f"{how} -> {dest}; the Borg attack with the {g.dice[1 - d]}"
+    if a[0] == "choose":
+        return describe_choice(g, a)
+    if a[0] == "pass":
+        return "nothing more before the roll"
+    if a[0] == "modulate":
+        what = "raise all shields" if a[1] == "shields" else "clear the Adaptation track"
+        return f"spend a Modulation: {what}"
     if a[0] == "drain":
         return f"lose ball {a[1] + 1} (no box for the dice)"
     if a[0] == "bonus":
@@ -138,6 +262,61 @@ def describe(g: SuperSkillGame, a: tuple) -> str:
     if a[0] == "skill":
         return f"circle Skill Shot {a[1]}"
     return " ".join(str(x) for x in a)
+
+
+def describe_choice(g: SuperSkillGame, a: tuple) -> str:
+    t = g.table
+    k = a[1]
+    if k == "hand":
+        f = t.fmap[a[2]]
+        return f"hand: fill {f.name} [{box_label(f, a[3])}] (no stars)"
+    if k == "scoop":
+        q = g.players[g.to_act].queue[0]
+        return f"{a[2]} {q[2]} tribbles"
+    if k == "transport":
+        return f"transport {a[2]} tribbles away"
+    if k == "doubles":
+        return "gain the doubles' tribbles" if a[2] == "gain" else "Tribble Control: gain none"
+    if k in ("crew", "holo"):
+        return f"reset {a[2].title()}" if a[2] else "keep the Holodeck reset for later"
+    if k == "promo":
+        f = t.fmap[a[2]]
+        return f"fill Promotion target {f.name} [{box_label(f, a[3])}]"
+    if k == "recruit":
+        return f"recruit Ship {a[2]}"
+    if k == "load":
+        return f"load a Photon Torpedo into Ship {a[2]}"
+    if k == "beacon":
+        return f"fill BEACON target {t.fmap[a[2]].name}"
+    if k == "place":
+        return f"start the battle on Ship {a[2]}"
+    if k == "torpedo":
+        if a[2] < 0:
+            return "keep the torpedo"
+        from rules.superskill import borg_attack as ba
+        cube = ba.cube_of(g)
+        return f"fire the torpedo at block {cube.val[a[2]]} (row {cube.row[a[2]] + 1})"
+    if k == "attack":
+        q = g.players[g.to_act].queue[0]
+        if a[2] == 0 and a[3] == 0:
+            return f"let the Borg attack with the {q[2]}"
+        v = (a[2] or q[2]) + a[3]
+        how = f"Skill Shot {a[2]}" if a[2] else f"nudge {'+' if a[3] > 0 else ''}{a[3]}"
+        return f"{how}: the Borg attack with {v} instead of {q[2]}"
+    return " ".join(str(v) for v in a)
+
+
+EFFECT_TEXT = {
+    "tribble_x": "the Tribble Track is full (X): the round ends!",
+    "crew": "recruits {2}", "crew_reset": "resets {2}", "indicator": "{2} indicator lit",
+    "gravity": "the table turns over ({2} at the bottom)", "recruit": "Ship {2} recruited",
+    "torpedo_loaded": "torpedo loaded into Ship {2}", "adapt": "the Borg adapt to {2}",
+    "modulations": "Modulations: {2}", "cube_destroyed": "BORG CUBE DESTROYED ({2})",
+    "civilians": "+{2} civilians ({3} on the track)", "rescued": "{2} civilians rescued",
+    "attack": "Borg attack {2}: {3}", "battle": "the Borg Battle begins (ships {2})",
+    "spin": "through the spinner with the {4}", "wild": "{2} turns the {3} into {4}",
+    "replicator": "Replicator complete", "modulate": "Modulation spent: {2}",
+}
 
 
 def describe_effects(g: SuperSkillGame, eff: list, names: list[str]) -> list[str]:
@@ -162,6 +341,14 @@ def describe_effects(g: SuperSkillGame, eff: list, names: list[str]) -> list[str
             out.append(f"{names[e[1]]}: Skill Shot {e[2]} circled")
         elif k == "player_over":
             out.append(f"{names[e[1]]}: game over with {e[2]} stars")
+        elif k == "tribbles" and e[2]:
+            out.append(f"{names[e[1]]}: {'+' if e[2] > 0 else ''}{e[2]} tribbles ({e[3]} on the track)")
+        elif k == "transport":
+            out.append(f"{names[e[1]]}: transports {e[2]} tribbles"
+                       + (f", {e[4]} to each of " + ", ".join(names[q] for q in e[3])
+                          if e[3] else " away"))
+        elif k in EFFECT_TEXT:
+            out.append(f"{names[e[1]]}: " + EFFECT_TEXT[k].format(*[str(v) for v in e]))
     return out
 
 
@@ -271,6 +458,17 @@ def choose_roll(con: Console, rng: Rng | None) -> tuple:
         con.say("  two numbers from 1 to 6, please")
 
 
+CHOICE_TITLE = {
+    "hand": "a hand on the Tribble Track: fill a Flipper Zone box",
+    "scoop": "fill or erase tribbles", "transport": "how many tribbles to transport",
+    "doubles": "Tribble Control", "crew": "reset a Crewman", "holo": "Holodeck: reset a Crewman",
+    "promo": "fill a Promotion target", "recruit": "recruit a Ship",
+    "load": "load a Photon Torpedo", "beacon": "fill a BEACON target",
+    "place": "place the ball on a Ship", "torpedo": "fire the Photon Torpedo?",
+    "attack": "the Borg attack",
+}
+
+
 def choose_human(con: Console, g: SuperSkillGame, names: list[str]) -> tuple:
     p = g.to_act
     acts = g.legal_actions()
@@ -280,7 +478,7 @@ def choose_human(con: Console, g: SuperSkillGame, names: list[str]) -> tuple:
         if redraw:
             con.say(render_table(g, p, names))
             redraw = False
-        plain = [a for a in acts if a[0] != "fill" or (a[3] == 0 and a[4] == 0)]
+        plain = [a for a in acts if bots._is_plain(a)]
         listed = acts if show_all or not plain else plain
         hidden = len(acts) - len(listed)
         head = f"{names[p]} - roll {g.dice[0]} and {g.dice[1]}"
@@ -288,6 +486,10 @@ def choose_human(con: Console, g: SuperSkillGame, names: list[str]) -> tuple:
             head += f" - choose a {g.menus[g.players[p].queue[0][1]].name} bonus"
         elif g.phase == "skill":
             head += " - circle a Skill Shot number"
+        elif g.phase == "choice":
+            head += f" - {CHOICE_TITLE.get(g.players[p].queue[0][1], 'choose')}"
+        elif g.phase == "preroll":
+            head = f"{names[p]} - before the next roll"
         con.say(head)
         for i, a in enumerate(listed, 1):
             con.say(f"  {i:3d}) {describe(g, a)}")

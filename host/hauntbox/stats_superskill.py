@@ -2,6 +2,7 @@
 
     hauntbox stats superskill --table starfleet-academy --games 2000 --seed 1 \\
         --policy lookahead --png superskill.png
+    hauntbox stats superskill --table tribbles|lower-decks|borg-attack --games 1000
     hauntbox stats superskill --games 500 --policy greedy,lookahead   # head-to-head
 
 ``main(argv)`` takes the arguments after ``stats superskill``. Every game is
@@ -24,7 +25,8 @@ from hauntbox import bots_superskill as bots
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="hauntbox stats superskill",
                                 description="Super-Skill Pinball bot statistics")
-    p.add_argument("--table", default="starfleet-academy", help="table id or data file")
+    p.add_argument("--table", default="starfleet-academy",
+                   help="starfleet-academy, tribbles, lower-decks, borg-attack or a data file")
     p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="first seed (game i uses seed + i)")
     p.add_argument("--png", default=None, help="write a histogram PNG here")
@@ -125,6 +127,10 @@ def check_finished(g) -> None:
 
 def achievements_of(table_id: str, x: dict) -> list[str]:
     """Achievement ids reached, from the table hooks' per-player counters."""
+    from rules.superskill import borg_attack, lower_decks, tribbles
+    mods = {"tribbles": tribbles, "lower-decks": lower_decks, "borg-attack": borg_attack}
+    if table_id in mods:
+        return mods[table_id].achievements(x)
     if table_id == "starfleet-academy":
         out = []
         if x.get("km", 0) >= 1:

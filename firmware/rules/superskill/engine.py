@@ -14,6 +14,14 @@
 #   ("drain", ball)            the ball has no plain move: let it go
 #   ("bonus", menu, option)    choose a bonus after completing a set
 #   ("skill", n)               circle Skill Shot number n
+#   ("through", ball, die, skill, nudge, spinner, sbox, feature, box)
+#       shot up from a flipper through a spinner: sbox is the spinner box
+#       filled with the die NOT chosen (or -1), then the chosen value fills
+#       feature/box in a zone above the spinner
+#   ("wild", ball, die, source, value, feature, box)
+#       a table source (hooks.wild_sources) sets the die to any value
+#   ("choose", kind, ...)      answer a question a table hook asked
+#   ("pass",)                  nothing (more) to decide before the roll
 # Effects are tuples, first item the effect name (see docs/assumptions).
 from rules.errors import RuleError, CHANCE
 from rules.superskill.table import Table, Menu, START
@@ -29,7 +37,8 @@ def _is_int(v):
 
 class Player:
     __slots__ = ("stars", "round", "done", "fin", "balls", "mb", "filled", "nudges",
-                 "namt", "skills", "taken", "flags", "todo", "used", "nudged", "queue", "x")
+                 "namt", "skills", "taken", "flags", "todo", "used", "nudged", "queue", "x",
+                 "ready")
 
     def __init__(self, table):
         self.stars = 0
@@ -51,6 +60,7 @@ class Player:
         self.nudged = False
         self.queue = []
         self.x = {}
+        self.ready = False
 
     def nballs(self):
         n = 0
@@ -83,6 +93,7 @@ class Player:
         c.nudged = self.nudged
         c.queue = [list(q) for q in self.queue]
         c.x = _copy_json(self.x)
+        c.ready = self.ready
         return c
 
     def to_dict(self):
@@ -96,6 +107,7 @@ class Player:
             "taken": list(self.taken), "flags": list(self.flags), "todo": list(self.todo),
             "used": list(self.used), "nudged": self.nudged,
             "queue": [list(q) for q in self.queue], "x": _copy_json(self.x),
+            "ready": self.ready,
         }
 
 
@@ -179,10 +191,13 @@ class SuperSkillGame:
             return "over"
         if self.cur == CHANCE:
             return "roll"
-        q = self.players[self.cur].queue
+        ps = self.players[self.cur]
+        q = ps.queue
         if q:
-            return "skill" if q[0][0] == "skill" else "bonus"
-        return "move"
+            if q[0][0] == "skill":
+                return "skill"
+            return "choice" if q[0][0] == "ask" else "bonus"
+        return "move" if ps.todo else "preroll"
 
     def winners(self):
         # Most stars; tie: whoever finished their last round on the earliest
@@ -214,7 +229,7 @@ class SuperSkillGame:
         t = self.table
         ps = self.players[p]
         out = []
-        for fid, cols in t.destinations(pos, self.fpass(p)):
+        for fid, cols in t.destinations(pos, self.fpass(p), self.hooks.orientation(self, p)):
             f = t.fmap[fid]
             filled = ps.filled[fid]
             if f.sequence:
@@ -258,7 +273,7 @@ class SuperSkillGame:
         ps = self.players[p]
         out = []
         for o in self.menus[mid].options:
-            if o.once and o.key in ps.taken:
+            if o.once and o.key in ps.taken and ps.taken.count(o.key) >= o.times:
                 continue
             if o.kind == "multiball" and ps.nballs() >= 2:
                 continue
@@ -290,10 +305,23 @@ class SuperSkillGame:
             head = ps.queue[0]
             if head[0] == "skill":
                 return [("skill", n) for n in self.skill_choices(p)]
+            if head[0] == "ask":
+                return [tuple(a) for a in self.hooks.ask_actions(self, p, head)]
             return [("bonus", head[1], o.id) for o in self.bonus_options(p, head[1])]
         acts = []
+        if not ps.todo:
+            # the pre-roll decision point
+            for a in self.hooks.pre_roll_actions(self, p):
+                acts.append(tuple(a))
+            acts.append(("pass",))
+            return acts
         for b in ps.todo:
-            self._ball_actions(p, b, acts)
+            mine = self.hooks.ball_actions(self, p, b)
+            if mine is None:
+                self._ball_actions(p, b, acts)
+            else:
+                for a in mine:
+                    acts.append(tuple(a))
         for a in self.hooks.extra_actions(self, p):
             acts.append(a)
         return acts
@@ -308,6 +336,12 @@ class SuperSkillGame:
         lo = t.min_face
         hi = t.max_face
         plain = False
+        oid = self.hooks.orientation(self, p)
+        spins = []
+        for sf, cols in t.spinners(pos, self.fpass(p), oid):
+            f = t.fmap[sf]
+            if cols is None or any(c in cols for c in f.colours):
+                spins.append(sf)
         for d in dice:
             bases = [(0, self.dice[d])]
             if not only_one or d == dice[0]:
@@ -321,14 +355,44 @@ class SuperSkillGame:
                             deltas.append(v - base)
                 for n in deltas:
                     v = base + n
-                    for fid, i in self.targets(p, pos, v, b):
+                    tg = self.targets(p, pos, v, b)
+                    for fid, i in tg:
                         if n and t.fmap[fid].kind == "outlane":
                             continue  # never nudge into losing the ball
                         acts.append(("fill", b, d, s, n, fid, i))
                         if s == 0 and n == 0:
                             plain = True
+                    for sf in spins:
+                        sl = t.level(sf, oid)
+                        sb = self.spinner_box(p, sf, self.dice[1 - d])
+                        for fid, i in tg:
+                            if t.level(fid, oid) >= sl or t.fmap[fid].kind == "flipper":
+                                continue
+                            acts.append(("through", b, d, s, n, sf, sb, fid, i))
+                            if sb >= 0:
+                                acts.append(("through", b, d, s, n, sf, -1, fid, i))
+                            if s == 0 and n == 0:
+                                plain = True
+        for src in self.hooks.wild_sources(self, p):
+            for d in dice:
+                if only_one and d != dice[0]:
+                    continue
+                for v in t.faces:
+                    if v == self.dice[d]:
+                        continue
+                    for fid, i in self.targets(p, pos, v, b):
+                        acts.append(("wild", b, d, src, v, fid, i))
         if not plain:
             acts.append(("drain", b))
+
+    def spinner_box(self, p, sf, u):
+        # Box of spinner sf the unchosen die value u would fill, or -1.
+        f = self.table.fmap[sf]
+        row = self.players[p].filled[sf]
+        for i in range(f.nbox):
+            if u in f.faces[i] and not row[i]:
+                return i
+        return -1
 
     # ---- applying -----------------------------------------------------------
 
@@ -351,21 +415,34 @@ class SuperSkillGame:
             self._roll(action[1], action[2], eff)
             return eff
         p = self.cur
-        if name == "fill":
+        ps = self.players[p]
+        if name == "fill" or name == "through" or name == "wild":
             self._do_fill(p, action, eff)
         elif name == "drain":
             self._lose_ball(p, action[1], "drain", eff)
         elif name == "bonus":
-            self.players[p].queue.pop(0)
+            ps.queue.pop(0)
             self._bonus(p, action[1], action[2], eff)
         elif name == "skill":
-            self.players[p].queue.pop(0)
+            ps.queue.pop(0)
             self._circle(p, action[1], eff)
+        elif name == "choose" and ps.queue and ps.queue[0][0] == "ask":
+            head = ps.queue.pop(0)
+            self.hooks.apply_ask(self, p, head, action, eff)
+        elif name == "pass" and not ps.queue and not ps.todo:
+            ps.ready = True
         else:
             self.hooks.apply_extra(self, p, action, eff)
-        self._settle(p, eff)
+        self._settle_all(p, eff)
         self._advance(eff)
         return eff
+
+    def _settle_all(self, p, eff):
+        # the player who acted first, then anyone a hook asked something
+        self._settle(p, eff)
+        for q in range(len(self.players)):
+            if q != p:
+                self._settle(q, eff)
 
     def _legal_cached(self):
         if self._cache is None or self._cache[0] != self._ver:
@@ -380,6 +457,7 @@ class SuperSkillGame:
             ps.used = []
             ps.nudged = False
             ps.todo = []
+            ps.ready = False
             if ps.done:
                 continue
             if ps.mb and ps.nballs() <= 1:
@@ -395,16 +473,33 @@ class SuperSkillGame:
                         for b in (0, 1):
                             if ps.balls[b] is not None:
                                 self._lose_ball(p, b, "tilt", eff)
-                    continue
-                eff.append(("nudge_clear", p, amt, diff))
+                        continue
+                    if ps.done:
+                        continue
+                else:
+                    eff.append(("nudge_clear", p, amt, diff))
             ps.todo = [b for b in (0, 1) if ps.balls[b] is not None]
         self.hooks.on_roll(self, eff)
+        for p in range(len(self.players)):
+            self._settle(p, eff)
         self.cur = CHANCE
         self._advance(eff)
 
     def _do_fill(self, p, a, eff):
         ps = self.players[p]
-        b, d, s, n, fid, i = a[1], a[2], a[3], a[4], a[5], a[6]
+        if a[0] == "wild":
+            b, d, src, v, fid, i = a[1], a[2], a[3], a[4], a[5], a[6]
+            ps.used.append(d)
+            ps.todo.remove(b)
+            eff.append(("wild", p, src, self.dice[d], v))
+            self.hooks.use_wild(self, p, src, eff)
+            self.fill_box(p, b, fid, i, v, eff)
+            return
+        b, d, s, n = a[1], a[2], a[3], a[4]
+        if a[0] == "through":
+            fid, i = a[7], a[8]
+        else:
+            fid, i = a[5], a[6]
         base = s if s else self.dice[d]
         v = base + n
         if s:
@@ -417,10 +512,19 @@ class SuperSkillGame:
             eff.append(("nudge", p, base, v, ps.namt))
         ps.used.append(d)
         ps.todo.remove(b)
+        if a[0] == "through":
+            sf, sb = a[5], a[6]
+            u = self.dice[1 - d]
+            eff.append(("spin", p, b, sf, u))
+            if sb >= 0:
+                self.fill_box(p, b, sf, sb, u, eff)
+            if ps.done or ps.balls[b] is None or b in ps.todo:
+                return   # a hook ended the round meanwhile
         self.fill_box(p, b, fid, i, v, eff)
 
-    def fill_box(self, p, b, fid, i, v, eff):
-        # Fill one box and resolve what it gives; b < 0 when a bonus fills it.
+    def fill_box(self, p, b, fid, i, v, eff, quiet=False):
+        # Fill one box and resolve what it gives; b < 0 when a bonus or a
+        # table rule fills it (the ball does not move). quiet: no stars.
         t = self.table
         ps = self.players[p]
         f = t.fmap[fid]
@@ -432,15 +536,19 @@ class SuperSkillGame:
             for x in f.flippers:
                 for k in ps.filled[x]:
                     cnt += k
-            self.award(p, f.per_box * cnt, f.tags, fid, eff)
-            lost = True
+            if not quiet:
+                self.award(p, f.per_box * cnt + f.stars[i], f.tags, fid, eff)
+            lost = not self.hooks.keep_on_outlane(self, p, b, fid, eff)
+            if not lost:
+                ps.balls[b] = fid
         else:
-            self.award(p, f.stars[i], f.tags, fid, eff)
+            if not quiet:
+                self.award(p, f.stars[i], f.tags, fid, eff)
             if b >= 0:
                 if f.kind == "inlane":
                     ps.balls[b] = f.to
                     eff.append(("ball_to", p, b, f.to))
-                else:
+                elif f.kind != "spinner":   # the ball never stops in a spinner
                     ps.balls[b] = fid
         self.hooks.on_box_filled(self, p, b, fid, i, v, eff)
         if b >= 0 and f.kind == "inlane":
@@ -465,6 +573,14 @@ class SuperSkillGame:
         n *= self.hooks.star_factor(self, p, tags)
         ps.stars += n
         eff.append(("stars", p, n, why))
+        return n
+
+    def add_stars(self, p, n, why, eff):
+        # Stars no multiplier touches (e.g. a bonus the rules say is never
+        # doubled, or a score doubling).
+        if n > 0:
+            self.players[p].stars += n
+            eff.append(("stars", p, n, why))
         return n
 
     def _check_set(self, p, sid, eff):
@@ -544,9 +660,20 @@ class SuperSkillGame:
     def _settle(self, p, eff):
         # Resolve queued choices that are not real choices (none or one option).
         ps = self.players[p]
+        if ps.done:
+            ps.queue = []   # choices earned on the very move that ended the game
         while ps.queue and not ps.done:
             head = ps.queue[0]
-            if head[0] == "skill":
+            if head[0] == "ask":
+                ch = self.hooks.ask_actions(self, p, head)
+                if len(ch) > 1:
+                    return
+                ps.queue.pop(0)
+                if ch:
+                    self.hooks.apply_ask(self, p, head, tuple(ch[0]), eff)
+                else:
+                    eff.append(("no_choice", p, head[1]))
+            elif head[0] == "skill":
                 ch = self.skill_choices(p)
                 if len(ch) > 1:
                     return
@@ -575,6 +702,16 @@ class SuperSkillGame:
         if ps.balls[0] is None and ps.balls[1] is None:
             self.end_round(p, eff)
 
+    def lose_all(self, p, why, eff):
+        # Every ball of player p is lost at once (a table rule ends the
+        # round); the round-end procedure follows.
+        ps = self.players[p]
+        live = [b for b in (0, 1) if ps.balls[b] is not None]
+        if not live:
+            return
+        for b in live:
+            self._lose_ball(p, b, why, eff)
+
     def end_round(self, p, eff):
         # Round-end procedure: erase dashed boxes and round-long indicators,
         # fill the next round circle, a new ball on the Start Arrow.
@@ -587,6 +724,7 @@ class SuperSkillGame:
                 if f.lines[i] == "dashed":
                     row[i] = 0
         ps.flags = [k for k in ps.flags if self.options[k].lasts != "round"]
+        ps.taken = [k for k in ps.taken if not self.options[k].per_round]
         ps.todo = []
         ps.balls = [None, None]
         self.hooks.on_round_end(self, p, eff)
@@ -595,6 +733,7 @@ class SuperSkillGame:
             ps.done = True
             ps.fin = self.roll_no
             ps.queue = []
+            ps.namt = 0
             eff.append(("player_over", p, ps.stars))
         else:
             ps.round += 1
@@ -615,7 +754,23 @@ class SuperSkillGame:
             if self.players[q].has_work():
                 self.cur = q
                 return
+        # a hook may have asked an earlier player something this roll
+        for q in range(0, start):
+            if self.players[q].has_work():
+                self.cur = q
+                return
+        # the pre-roll decision point, in seat order
+        for q in range(n):
+            if self._pre_roll(q):
+                self.cur = q
+                return
         self.cur = CHANCE
+
+    def _pre_roll(self, q):
+        ps = self.players[q]
+        if ps.done or ps.ready:
+            return False
+        return len(self.hooks.pre_roll_actions(self, q)) > 0
 
     # ---- copies and persistence ---------------------------------------------
 
@@ -675,16 +830,20 @@ class SuperSkillGame:
         for p in range(len(pl)):
             g.players[p] = g._load_player(p, pl[p])
         # consistency of the turn pointer
-        if g.dice is None and (rn != 0 or cur != CHANCE):
+        if g.dice is None and rn != 0:
             raise RuleError("state: no roll yet")
         for p, ps in enumerate(g.players):
             w = ps.has_work()
             if cur == CHANCE and w and not g.is_over():
                 raise RuleError("state: player %d still has to act" % p)
-            if cur != CHANCE and p < cur and w:
+            if cur == CHANCE and g._pre_roll(p):
+                raise RuleError("state: player %d still has to decide" % p)
+            if cur != CHANCE and p < cur and ps.todo and not ps.done:
                 raise RuleError("state: player %d still has to act" % p)
-        if cur != CHANCE and not g.players[cur].has_work():
+        if cur != CHANCE and not g.players[cur].has_work() and not g._pre_roll(cur):
             raise RuleError("state: player to act has nothing to do")
+        if g.dice is None and cur != CHANCE and g.players[cur].has_work():
+            raise RuleError("state: no roll yet")
         if g.is_over() and cur != CHANCE:
             raise RuleError("state: game over")
         return g
@@ -763,9 +922,11 @@ class SuperSkillGame:
             if not isinstance(v, list):
                 bad(k)
             for key in v:
-                if key not in self.options or v.count(key) != 1:
+                if key not in self.options:
                     bad(k)
                 o = self.options[key]
+                if v.count(key) > (o.times if k == "taken" else 1):
+                    bad(k)
                 if k == "taken" and not o.once:
                     bad(k)
                 if k == "flags" and o.lasts is None:
@@ -799,6 +960,12 @@ class SuperSkillGame:
             elif e[0] == "menu":
                 if len(e) != 2 or e[1] not in self.menus:
                     bad("queue")
+            elif e[0] == "ask":
+                if len(e) < 2 or not isinstance(e[1], str):
+                    bad("queue")
+                for v in e:
+                    if not (isinstance(v, str) or _is_int(v)):
+                        bad("queue")
             else:
                 bad("queue")
         ps.queue = [list(e) for e in q]
@@ -806,6 +973,10 @@ class SuperSkillGame:
             bad("work without a roll")
         if ps.done and (ps.todo or ps.queue or ps.mb or ps.namt):
             bad("finished player with pending state")
+        r = d.get("ready", False)
+        if not isinstance(r, bool):
+            bad("ready")
+        ps.ready = r
         x = d.get("x")
         err = self.hooks.check_player(self, p, x)
         if err:

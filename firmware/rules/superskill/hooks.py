@@ -18,9 +18,20 @@ class TableHooks:
     def on_roll(self, game, effects):
         pass
 
-    # A tilt happened; return True if the table handled it (Lower Decks style),
+    # A tilt happened; return True if the table handled it (Lower Decks style:
+    # the player then uses the roll as usual unless the hook ended the game),
     # False to run the normal procedure (round ends, all balls lost).
     def on_tilt(self, game, p, effects):
+        return False
+
+    # Orientation id of player p's table (see "orientations" in the data);
+    # None = the first (or only) one.
+    def orientation(self, game, p):
+        return None
+
+    # A ball just filled an outlane (stars already scored): return True to
+    # keep it in play on that outlane (its feature must be marked "rest").
+    def keep_on_outlane(self, game, p, ball, fid, effects):
         return False
 
     # Box filled; ball is the ball slot, or -1 when a bonus filled it.
@@ -60,12 +71,44 @@ class TableHooks:
     def apply_custom(self, game, p, what, effects):
         pass
 
-    # Extra player actions (e.g. spend a resource before a roll).
+    # Extra player actions offered with the ball moves (rarely needed).
     def extra_actions(self, game, p):
         return []
 
+    # Applies any action the engine does not know itself (extra, ball or
+    # pre-roll actions of the table).
     def apply_extra(self, game, p, action, effects):
         return False
+
+    # Replace the engine's moves for ball b of player p this roll (a table
+    # mode played elsewhere, e.g. the Borg battle on the backglass): return a
+    # list of actions, or None for the normal moves. Applying one of them
+    # (apply_extra) must take b out of players[p].todo (or lose the ball).
+    def ball_actions(self, game, p, b):
+        return None
+
+    # Decisions before a roll ("before the start of any roll you may ..."):
+    # actions offered to player p, who may also pass; [] = nothing to decide.
+    def pre_roll_actions(self, game, p):
+        return []
+
+    # Questions a table asks a player: a queue entry ["ask", kind, ...] put on
+    # players[p].queue. ask_actions lists the answers, each a tuple
+    # ("choose", kind, ...); apply_ask applies the chosen one (the entry is
+    # already off the queue). One answer is applied at once, none drops it.
+    def ask_actions(self, game, p, entry):
+        return []
+
+    def apply_ask(self, game, p, entry, action, effects):
+        pass
+
+    # Sources that set a die to any value (Lower Decks: Mariner): names, each
+    # offered as ("wild", ball, die, source, value, feature, box).
+    def wild_sources(self, game, p):
+        return []
+
+    def use_wild(self, game, p, source, effects):
+        pass
 
 
 def load_hooks(name):
@@ -76,4 +119,13 @@ def load_hooks(name):
     if name == "starfleet_academy":
         from rules.superskill import starfleet_academy
         return starfleet_academy.Hooks()
+    if name == "tribbles":
+        from rules.superskill import tribbles
+        return tribbles.Hooks()
+    if name == "lower_decks":
+        from rules.superskill import lower_decks
+        return lower_decks.Hooks()
+    if name == "borg_attack":
+        from rules.superskill import borg_attack
+        return borg_attack.Hooks()
     raise ValueError("unknown table hooks %r" % (name,))

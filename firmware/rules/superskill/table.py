@@ -31,7 +31,7 @@ def _str_list(v, what):
 class Feature:
     __slots__ = ("id", "name", "kind", "zone", "zi", "colour", "tags", "faces", "colours",
                  "lines", "stars", "sequence", "acc_from", "acc_pass", "to", "flippers",
-                 "per_box", "reaches", "nbox", "sets", "data")
+                 "per_box", "reaches", "nbox", "sets", "data", "rest")
 
     def __init__(self, d, zone_index):
         _need(isinstance(d, dict), "feature must be an object")
@@ -87,6 +87,8 @@ class Feature:
         self.per_box = d.get("per_box", 0)
         _need(_is_int(self.per_box) and self.per_box >= 0, fid + ": per_box")
         self.reaches = tuple(_str_list(d.get("reaches", []), fid + ".reaches"))
+        # an outlane a ball may stay on (Lower Decks: the table turned over)
+        self.rest = bool(d.get("rest", False))
         self.sets = []
 
 
@@ -113,7 +115,7 @@ class TableSet:
 
 class Option:
     __slots__ = ("id", "key", "name", "kind", "once", "lasts", "stars", "tag", "factor",
-                 "feature", "count", "data")
+                 "feature", "count", "data", "times", "per_round")
 
     def __init__(self, d, menu_id, fmap):
         _need(isinstance(d, dict), "option must be an object")
@@ -125,6 +127,11 @@ class Option:
         self.kind = d.get("kind")
         _need(self.kind in OPTION_KINDS, "option %s: kind %r" % (self.key, self.kind))
         self.once = bool(d.get("once", True))
+        # a limited option may be taken `times` times per game; a dashed one
+        # ("line": "dashed") is available again after each round end
+        self.times = d.get("times", 1)
+        _need(_is_int(self.times) and self.times >= 1, "option %s: times" % self.key)
+        self.per_round = d.get("line", "double") == "dashed"
         self.lasts = d.get("lasts")
         _need(self.lasts in (None, "round", "game"), "option %s: lasts" % self.key)
         self.stars = d.get("stars", 0)
@@ -213,10 +220,6 @@ class Table:
             self.fmap[f.id] = f
         self.flippers = [f.id for f in self.features if f.kind == "flipper"]
         _need(len(self.flippers) >= 1, "a table needs at least one flipper")
-        fz = self.fmap[self.flippers[0]].zi
-        for fid in self.flippers:
-            _need(self.fmap[fid].zi == fz, "flippers must share the flipper zone")
-        self.flipper_zone = fz
         for f in self.features:
             if f.kind == "inlane":
                 _need(f.to in self.flippers, f.id + ": inlane must lead to a flipper")
@@ -238,6 +241,41 @@ class Table:
                 _need(x in self.fmap, "start.to %r" % (x,))
         self.start_to = to
         self.start_name = st.get("name", "Start Arrow")
+
+        # Orientations: which end of the table is the bottom (Lower Decks turns
+        # its table over). Each lists the zones top to bottom; the flippers in
+        # its bottom zone are the active ones; "start" overrides start.to.
+        # Without the key there is one orientation: the zones as listed.
+        self.orients = []
+        self.orient_ids = []
+        ods = d.get("orientations")
+        if ods is None:
+            ods = [{"id": "", "zones": list(self.zones)}]
+            fz = self.fmap[self.flippers[0]].zi
+            for fid in self.flippers:
+                _need(self.fmap[fid].zi == fz, "flippers must share the flipper zone")
+        _need(isinstance(ods, list) and ods, "orientations")
+        for od in ods:
+            _need(isinstance(od, dict) and isinstance(od.get("id"), str), "orientation")
+            _need(od["id"] not in self.orient_ids, "duplicate orientation")
+            zs = _str_list(od.get("zones"), "orientation zones")
+            _need(sorted(zs) == sorted(self.zones), "orientation %s: zones" % od["id"])
+            level = {}
+            for n, z in enumerate(zs):
+                level[z] = n
+            bottom = zs[-1]
+            act = [fid for fid in self.flippers if self.fmap[fid].zone == bottom]
+            _need(len(act) >= 1, "orientation %s: no flipper at the bottom" % od["id"])
+            sto = od.get("start", to)
+            if sto != "down":
+                _str_list(sto, "orientation start")
+                for x in sto:
+                    _need(x in self.fmap, "orientation start %r" % (x,))
+            self.orients.append({"id": od["id"], "name": od.get("name", od["id"]),
+                                 "level": level, "bottom": bottom, "flippers": act,
+                                 "start": sto})
+            self.orient_ids.append(od["id"])
+        self.flipper_zone = self.zone_index[self.orients[0]["bottom"]]
 
         self.arrows = {}
         self.info_arrows = []
@@ -288,8 +326,9 @@ class Table:
         self.indicators = d.get("indicators", [])
         self.achievements = d.get("achievements", [])
         self.positions = [START] + [f.id for f in self.features
-                                    if f.kind not in ("inlane", "outlane", "spinner")]
+                                    if f.kind not in ("inlane", "outlane", "spinner") or f.rest]
         self._dest = {}
+        self._spin = {}
         self._build_destinations()
 
     # ---- movement -----------------------------------------------------------
@@ -303,40 +342,65 @@ class Table:
             return True
         return fpass and f.acc_pass and pos in self.flippers
 
-    def _build_destinations(self):
-        # _dest[(pos, fpass)] = list of (feature id, colours or None)
-        for pos in self.positions:
-            for fpass in (False, True):
-                out = []
-                if pos == START:
-                    if self.start_to == "down":
-                        for f in self.features:
-                            if self.allowed_from(f, pos, fpass):
-                                out.append((f.id, None))
-                    else:
-                        for fid in self.start_to:
-                            out.append((fid, None))
-                else:
-                    src = self.fmap[pos]
-                    if src.kind == "flipper":
-                        cols = None if fpass else src.reaches
-                        for f in self.features:
-                            if f.zi < src.zi and self.allowed_from(f, pos, fpass):
-                                out.append((f.id, cols))
-                        for fid in self.flippers:
-                            out.append((fid, None))
-                    else:
-                        for f in self.features:
-                            if f.zi > src.zi and self.allowed_from(f, pos, fpass):
-                                out.append((f.id, None))
-                    seen = [x[0] for x in out]
-                    for t in self.arrows.get(pos, ()):
-                        if t not in seen and t != pos:
-                            out.append((t, None))
-                self._dest[(pos, fpass)] = out
+    def orient(self, oid):
+        if oid is None or len(self.orients) == 1:
+            return self.orients[0]
+        return self.orients[self.orient_ids.index(oid)]
 
-    def destinations(self, pos, fpass):
-        return self._dest[(pos, bool(fpass))]
+    def level(self, fid, oid=None):
+        # Height of a feature's zone in an orientation: 0 = top.
+        return self.orient(oid)["level"][self.fmap[fid].zone]
+
+    def _build_destinations(self):
+        # _dest[(orientation, pos, fpass)] = list of (feature id, colours or None)
+        # _spin[...] = spinners a ball shot from that flipper may pass through
+        # Spinners are never a place to stop: they are only passed through.
+        for o in self.orients:
+            lv = o["level"]
+            for pos in self.positions:
+                for fpass in (False, True):
+                    out = []
+                    spins = []
+                    if pos == START:
+                        if o["start"] == "down":
+                            for f in self.features:
+                                if f.kind != "spinner" and self.allowed_from(f, pos, fpass):
+                                    out.append((f.id, None))
+                        else:
+                            for fid in o["start"]:
+                                out.append((fid, None))
+                    else:
+                        src = self.fmap[pos]
+                        sl = lv[src.zone]
+                        if src.kind == "flipper" and pos in o["flippers"]:
+                            cols = None if fpass else src.reaches
+                            for f in self.features:
+                                if f.kind in ("flipper", "inlane", "outlane"):
+                                    continue   # never shot up into the other end's lanes
+                                if lv[f.zone] < sl and self.allowed_from(f, pos, fpass):
+                                    if f.kind == "spinner":
+                                        spins.append((f.id, cols))
+                                    else:
+                                        out.append((f.id, cols))
+                            for fid in o["flippers"]:
+                                out.append((fid, None))
+                        else:
+                            for f in self.features:
+                                if (lv[f.zone] > sl and f.kind != "spinner"
+                                        and self.allowed_from(f, pos, fpass)):
+                                    out.append((f.id, None))
+                        seen = [x[0] for x in out]
+                        for t in self.arrows.get(pos, ()):
+                            if t not in seen and t != pos:
+                                out.append((t, None))
+                    self._dest[(o["id"], pos, fpass)] = out
+                    self._spin[(o["id"], pos, fpass)] = spins
+
+    def destinations(self, pos, fpass, oid=None):
+        return self._dest[(self.orient(oid)["id"], pos, bool(fpass))]
+
+    def spinners(self, pos, fpass, oid=None):
+        return self._spin[(self.orient(oid)["id"], pos, bool(fpass))]
 
     def feature(self, fid):
         return self.fmap[fid]
