@@ -56,11 +56,11 @@ class Tower:
 
     async def _one_notch(self):
         deadline = ticks_add(ticks_ms(), self.timeout_ms)
+        pushed_at = ticks_ms()
         if self.ratchet is not None:
-            # A ratchet push moves exactly one notch; the switch confirms it.
+            # A ratchet push moves exactly one notch, and the tower moves during
+            # the stroke: watch the switch while the arm pushes.
             self.ratchet.move(self.ratchet.push_deg)
-            await asyncio.sleep_ms(self.push_ms)
-            self.ratchet.move(self.ratchet.rest_deg)
         else:
             self.servo.drive(1)
         try:
@@ -71,6 +71,12 @@ class Tower:
         finally:
             if self.servo is not None:
                 self.servo.stop()
+            else:
+                # Let the arm finish its stroke, then bring it back to rest.
+                left = self.push_ms - ticks_diff(ticks_ms(), pushed_at)
+                if left > 0:
+                    await asyncio.sleep_ms(left)
+                self.ratchet.move(self.ratchet.rest_deg)
 
     async def _back_off(self):
         if self.servo is not None:

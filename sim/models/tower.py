@@ -38,6 +38,11 @@ class TowerConfig:
     pulse_ms: tuple[float, float] = (15.0, 40.0)    # beam blocked by one ball
     min_spacing_ms: float = 60.0           # two balls down one staircase are at least this far apart
     refill_ms: float = 2500.0              # players put the balls back this long after release
+    # ratchet drive: a positional servo whose push (pulse at or above push_ns)
+    # advances the tower exactly one notch in push_ms through a pawl
+    ratchet: bool = False
+    push_ns: int = 1_250_000
+    push_ms: float = 250.0
     # noise
     bounce: bool = False                   # notch switch bounces on every transition
     glitches_per_s: float = 0.0            # short false pulses on each beam
@@ -103,6 +108,9 @@ class TowerModel:
 
     def _on_pwm(self, pwm: machine.PWM) -> None:
         ns = pwm.duty_ns()
+        if self.cfg.ratchet:
+            self._on_ratchet(ns)
+            return
         self.angle = self._now_angle()
         self.t_us = self.clock.now_us
         if ns == 0 or self.faults.jammed:
@@ -116,6 +124,30 @@ class TowerModel:
         self.speed = speed
         self._gen += 1
         self._schedule_boundary(self._gen)
+
+    def _on_ratchet(self, ns: int) -> None:
+        # The pawl engages on the push stroke only; returning to rest does nothing.
+        pushing = ns >= self.cfg.push_ns
+        if not pushing or getattr(self, "_pushing", False) or self.faults.jammed:
+            self._pushing = pushing
+            return
+        self._pushing = True
+        step = 360.0 / self.cfg.notches
+        self.angle = self._now_angle()
+        self.t_us = self.clock.now_us
+        target = (round(self.angle / step) + 1) * step
+        self.speed = (target - self.angle) / (self.cfg.push_ms / 1000)
+        self._gen += 1
+        gen = self._gen
+        self._schedule_boundary(gen)
+
+        def stop() -> None:
+            if gen == self._gen:
+                self.angle = target
+                self.t_us = self.clock.now_us
+                self.speed = 0.0
+                self._gen += 1
+        self.clock.after_ms(self.cfg.push_ms, stop)
 
     def _schedule_boundary(self, gen: int) -> None:
         """Schedule the next time the notch switch changes state at the current speed."""

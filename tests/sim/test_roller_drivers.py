@@ -226,3 +226,43 @@ def test_tower_counts_the_balls_the_model_released(clock, run):
     assert sum(sum(t) for _, t in seen) > 50
     for counts, truth in seen:
         assert counts == truth
+
+
+def test_ratchet_drive_turns_exactly_one_notch_per_push(clock, run):
+    # The positional-servo ratchet option: each push moves the tower one notch and
+    # the notch switch confirms it while the arm is still pushing.
+    from sim.models.tower import TowerConfig
+    from sim.roller_board import RollerSim
+    cfg = TowerConfig(ratchet=True, bounce=True, release_p=0.0)
+    s = RollerSim(players=2, seed=1, tower_cfg=cfg, settings={"servo.type": "ratchet"})
+    tower = s.app.controller.tower
+    assert tower.ratchet is not None and tower.servo is None
+
+    async def turns():
+        return [await tower.rotate() for _ in range(10)]
+    results = run(turns())
+    assert [r[0] for r in results] == ["ok"] * 10
+    assert s.tower.rotations == 10
+    pwm = s.tower.servo_pin.pwm
+    assert all(ns == 0 or 1000000 <= ns <= 2000000 for _, ns in pwm.history)
+
+
+def test_jammed_ratchet_is_reported(clock, run):
+    from sim.models.tower import Faults, TowerConfig
+    from sim.roller_board import RollerSim
+    s = RollerSim(players=2, seed=1, tower_cfg=TowerConfig(ratchet=True), faults=Faults(jammed=True),
+                  settings={"servo.type": "ratchet"})
+    status, _ = run(s.app.controller.tower.rotate())
+    assert status == "jam"
+
+
+def test_whole_game_on_the_ratchet_build():
+    from sim.models.tower import TowerConfig
+    from sim.roller_board import RollerSim
+    s = RollerSim(players=3, seed=2, tower_cfg=TowerConfig(ratchet=True, bounce=True),
+                  settings={"servo.type": "ratchet"})
+    events = []
+    s.app.bus.subscribe(events.append)
+    assert s.run() is not None
+    assert sum(1 for e in events if e[0] == "rotate") == s.tower.rotations > 0
+    assert not [e for e in events if e[0] == "fault"]
