@@ -19,15 +19,64 @@ BUDGET_HEAP = 64 * 1024
 BUDGET_ALLOC_AVG = 2 * 1024
 BUDGET_LATENCY_MS = 20.0
 BUDGET_MPY = 256 * 1024
-# key: (game, companion mode or None for the rules-layer script, title)
+LEAK_SLOPE = 1.0        # bytes per game: a trend this steep and significant is a leak
+LEAK_MIN_GAMES = 50     # games after the warm-up needed to judge the trend
+# key: (game, mode: a companion mode, "board" for Haunted House on its table, or
+# None for the rules-layer script; title)
 OTHERS = {
     "haunted-house": ("haunted-house", None,
                       "Boxtop Pinball: Haunted House, rule engine + state saved each turn"),
+    "haunted-house-board": ("haunted-house", "board",
+                            "Boxtop Pinball: Haunted House on the instrumented table (board controller)"),
     "beetlejuice": ("beetlejuice", "firmware", "Watch Out Beetlejuice companion (board controller)"),
     "superskill": ("superskill", "companion", "Star Trek: Super-Skill Pinball companion (board controller)"),
     "superskill-engine": ("superskill", "engine",
                           "Star Trek: Super-Skill Pinball, full engine on the board (host-connected mode)"),
 }
+
+
+def sample_every(games: int) -> int:
+    """Sample the live heap after every game, or every k-th game so that at most
+    NSAMPLES (256, preallocated in the VM scripts) samples are taken."""
+    return max(1, -(-games // 250))
+
+
+def drift(f: dict) -> dict:
+    """Heap drift over many games, as a trend rather than one difference.
+
+    The live heap at a game boundary wobbles by a few dozen bytes (up to ~200 B for
+    Beetlejuice) with the state the last game ended in: list lengths, which dicts
+    were resized. That is not a leak; a leak grows with the number of games. So:
+    skip the warm-up (the first tenth of the games, at least 2), fit a
+    least-squares line through the later samples, and call it a leak when the
+    slope is both at least LEAK_SLOPE bytes per game and clearly above the
+    wobble (more than three standard errors). Tried on Beetlejuice (a throwaway
+    copy of the firmware with a deliberate leak in new_game): over 100 games a
+    bytearray gaining one byte per game shows as +1.2 B/game (s.e. 0.2), a list
+    gaining one small int per game as +6 B/game, and the unchanged firmware as
+    +0.2 +/- 0.2 B/game. Fewer games are not judged (LEAK_MIN_GAMES): a game whose
+    heap wobbles by kilobytes (Super-Skill's full engine) can show a burst at the
+    end of a short window that looks like a trend (+31 +/- 9 B/game over games
+    4..30, -1.5 +/- 1.2 over 21..200). Also reported: the fitted growth over the
+    sampled span and the last sample against the minimum of the later samples.
+    """
+    games, xs = f["sample_games"], f["samples"]
+    warm = max(2, f["games"] // 10)
+    pts = [(g, x) for g, x in zip(games, xs) if g > warm] or list(zip(games, xs))
+    n = len(pts)
+    mg = sum(g for g, _ in pts) / n
+    mx = sum(x for _, x in pts) / n
+    sgg = sum((g - mg) ** 2 for g, _ in pts)
+    slope = sum((g - mg) * (x - mx) for g, x in pts) / sgg if sgg else 0.0
+    resid = sum((x - mx - slope * (g - mg)) ** 2 for g, x in pts)
+    se = (resid / (n - 2) / sgg) ** 0.5 if sgg and n > 2 else float("inf")
+    span = pts[-1][0] - pts[0][0]
+    later = [x for _, x in pts]
+    judged = span >= LEAK_MIN_GAMES
+    leak = judged and slope >= LEAK_SLOPE and slope > 3 * se
+    return {"judged": judged,"slope": slope, "se": se, "fit_growth": slope * span, "span": span, "n": n,
+            "from_game": pts[0][0], "last_vs_min": xs[-1] - min(later), "leak": leak,
+            "spread": max(later) - min(later), "end_vs_first": xs[-1] - f["after_first_game"]}
 
 
 def build_firmware(out: Path):
@@ -38,23 +87,26 @@ def build_firmware(out: Path):
 
 def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "roller-ghoster",
                mode: str | None = None) -> dict:
-    """Run the VM-side script for one game: Roller Ghoster and the companions go
-    through their board controllers (bench_vm_roller.py, bench_vm_companion.py),
-    Haunted House through its rule engine (bench_vm_rules.py)."""
+    """Run the VM-side script for one game: Roller Ghoster, the companions and
+    Haunted House on its table go through their board controllers
+    (bench_vm_roller.py, bench_vm_companion.py, bench_vm_haunted.py); the
+    rules-layer figure of Haunted House through its rule engine (bench_vm_rules.py)."""
     from sim.mpvm import run_micropython
     if game == "roller-ghoster":
         script, first, setup = "sim/bench_vm_roller.py", "load()", f"setup({seed})"
+    elif game == "haunted-house" and mode == "board":
+        script, first, setup = "sim/bench_vm_haunted.py", "load()", f"setup({seed})"
     elif mode is not None:
         script, first, setup = ("sim/bench_vm_companion.py", "load()",
                                 f"setup({game!r}, {seed}, 4, {mode!r})")
     else:
         script, first, setup = "sim/bench_vm_rules.py", f"load({game!r})", f"setup({seed})"
-    steps = [first, setup] + ["measured_turn()"] * turns
-    marks = {1, 2, 5, 10, 25, 50, 100, 150, games}
+    steps = [first, "settle()", setup] + ["settle()", "measured_turn()"] * turns
+    every = sample_every(games)
     for i in range(games - 1):
-        steps.append(f"next_game({i})")
-        if i + 2 in marks:
-            steps.append(f"sample({i + 2})")
+        steps += ["settle()", f"next_game({i})"]
+        if (i + 2) % every == 0 or i + 2 == games:
+            steps += ["settle()", f"sample({i + 2})"]
     steps.append(f"finish({games})")
     code = (ROOT / script).read_text() + "".join("\n#--- step\n" + s for s in steps)
     out = run_micropython(code, mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw, timeout=900)
@@ -118,18 +170,42 @@ def kb(n: float) -> str:
     return f"{n / 1024:.1f} KB"
 
 
+def leak_lines(line, f: dict) -> None:
+    d = drift(f)
+    xs = f["samples"]
+    line("live heap after game 1", kb(f["after_first_game"]))
+    line(f"live heap after game {f['games']}", kb(xs[-1]),
+         f"{d['end_vs_first']:+d} B vs game 1 (warm-up included)")
+    line(f"live heap over games {d['from_game']}..{f['games']}, min / max",
+         f"{min(xs[-d['n']:]) / 1024:.2f} / {max(xs[-d['n']:]) / 1024:.2f} KB",
+         f"wobble {d['spread']} B; last vs min {d['last_vs_min']:+d} B")
+    how = (f"+/- {d['se']:.2f} (1 s.e.), {d['fit_growth']:+.0f} B over {d['span']} games; "
+           f"a leak: >= {LEAK_SLOPE:g} B/game and > 3 s.e.")
+    if not d["judged"]:
+        how += f" (not judged: fewer than {LEAK_MIN_GAMES} games, use --games 100+)"
+    line("heap drift: fitted trend over those games (no leak)", f"{d['slope']:+.2f} B/game", how,
+         not d["leak"] if d["judged"] else None)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="hauntbox bench", description=__doc__)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--games", type=int, default=200, help="games for the heap-drift figure")
+    p.add_argument("--only", action="append", choices=["roller-ghoster", *OTHERS],
+                   help="measure only this game (repeatable); default: every game")
     args = p.parse_args(argv)
+    only = args.only or ["roller-ghoster", *OTHERS]
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         res = build_firmware(Path(tmp) / "fw")
-        vm = vm_figures(res.out_dir, args.seed, args.games)
-        others = {key: vm_figures(res.out_dir, args.seed, min(args.games, 50), game=g, mode=m)
-                  for key, (g, m, _) in OTHERS.items()}
-    sim = sim_figures(args.seed)
+        figures = {}
+        for key in only:
+            if key == "roller-ghoster":
+                figures[key] = vm_figures(res.out_dir, args.seed, args.games)
+            else:
+                g, m = OTHERS[key][0], OTHERS[key][1]
+                figures[key] = vm_figures(res.out_dir, args.seed, args.games, game=g, mode=m)
+    sim = sim_figures(args.seed) if "roller-ghoster" in only else None
 
     def line(label: str, value: str, budget: str = "", good: bool | None = None) -> None:
         nonlocal ok
@@ -138,37 +214,11 @@ def main(argv: list[str] | None = None) -> int:
             ok = False
         print(f"  {label:<52} {value:>14}  {budget}{mark}")
 
-    print("Roller Ghoster (firmware compiled with mpy-cross, MicroPython VM, 4 players)")
-    line("live heap after import", kb(vm["after_import"]))
-    line("live heap after setting up a 4-player game", kb(vm["after_setup"]), "budget 64 KB",
-         vm["after_setup"] <= BUDGET_HEAP)
-    line("peak live heap over a full game", kb(vm["peak_live"]), "budget 64 KB", vm["peak_live"] <= BUDGET_HEAP)
-    line("bytes allocated per turn, average", f"{vm['alloc_avg']} B", "budget 2 KB",
-         vm["alloc_avg"] <= BUDGET_ALLOC_AVG)
-    line("bytes allocated per turn, maximum", f"{vm['alloc_max']} B", f"({vm['turns']} turns)")
-    samples = vm["samples"]
-    warm = samples[0] - vm["after_first_game"] if samples else 0
-    growth = samples[-1] - samples[0]
-    spread = max(samples) - min(samples)
-    line("live heap after game 1", kb(vm["after_first_game"]))
-    line(f"live heap after games {', '.join(map(str, vm['sample_games']))}",
-         " ".join(f"{x / 1024:.2f}" for x in samples) + " KB")
-    end_vs_first = samples[-1] - vm["after_first_game"]
-    line(f"live heap after game {vm['games']} vs after game 1 (no leak)", f"{end_vs_first:+d} B",
-         f"growth from game 2: {growth:+d} B, spread {spread} B", end_vs_first <= 64)
-    del warm
-    line("hard IRQ handlers run under heap_lock", f"{vm['irq_handlers']} ok" if not vm["irq_failures"]
-         else f"{len(vm['irq_failures'])} FAIL", "allocate nothing", not vm["irq_failures"])
-    line("ball edge -> LED frame, maximum (virtual time)", f"{sim['latency_ms_max']:.1f} ms", "budget 20 ms",
-         sim["latency_ms_max"] is not None and sim["latency_ms_max"] <= BUDGET_LATENCY_MS)
-    line("ball edge -> LED frame, average", f"{sim['latency_ms_avg']:.1f} ms", f"({sim['latency_samples']} balls)")
-    line("NeoPixel writes per event", f"{sim['led_writes'] / sim['events']:.2f}",
-         f"({sim['led_writes']} writes, {sim['events']} events)")
-    line("interrupts off per write", f"{sim['irq_off_us_per_write']} us", f"({sim['leds']} LEDs x 30 us + latch)")
-    line("simulator speed", f"{sim['sim_seconds'] / sim['wall_seconds']:.0f}x", "simulated s per wall s")
-    for key, f in others.items():
-        print()
-        print(f"{OTHERS[key][2]} (.mpy, MicroPython VM, 4 players)")
+    for key, f in figures.items():
+        if key == "roller-ghoster":
+            print("Roller Ghoster (firmware compiled with mpy-cross, MicroPython VM, 4 players)")
+        else:
+            print(f"{OTHERS[key][2]} (.mpy, MicroPython VM, 4 players)")
         line("live heap after import", kb(f["after_import"]))
         line("live heap after setting up a 4-player game", kb(f["after_setup"]), "budget 64 KB",
              f["after_setup"] <= BUDGET_HEAP)
@@ -176,10 +226,23 @@ def main(argv: list[str] | None = None) -> int:
         line("bytes allocated per turn, average", f"{f['alloc_avg']} B", "budget 2 KB",
              f["alloc_avg"] <= BUDGET_ALLOC_AVG)
         line("bytes allocated per turn, maximum", f"{f['alloc_max']} B", f"({f['turns']} turns)")
-        end_vs_first = f["samples"][-1] - f["after_first_game"]
-        line(f"live heap after game {f['games']} vs after game 1 (no leak)", f"{end_vs_first:+d} B",
-             f"spread {max(f['samples']) - min(f['samples'])} B", end_vs_first <= 64)
-    print()
+        leak_lines(line, f)
+        if "irq_failures" in f:
+            line("hard IRQ handlers run under heap_lock", f"{f['irq_handlers']} ok" if not f["irq_failures"]
+                 else f"{len(f['irq_failures'])} FAIL", "allocate nothing", not f["irq_failures"])
+        if key == "roller-ghoster" and sim is not None:
+            line("ball edge -> LED frame, maximum (virtual time)", f"{sim['latency_ms_max']:.1f} ms",
+                 "budget 20 ms",
+                 sim["latency_ms_max"] is not None and sim["latency_ms_max"] <= BUDGET_LATENCY_MS)
+            line("ball edge -> LED frame, average", f"{sim['latency_ms_avg']:.1f} ms",
+                 f"({sim['latency_samples']} balls)")
+            line("NeoPixel writes per event", f"{sim['led_writes'] / sim['events']:.2f}",
+                 f"({sim['led_writes']} writes, {sim['events']} events)")
+            line("interrupts off per write", f"{sim['irq_off_us_per_write']} us",
+                 f"({sim['leds']} LEDs x 30 us + latch)")
+            line("simulator speed", f"{sim['sim_seconds'] / sim['wall_seconds']:.0f}x",
+                 "simulated s per wall s")
+        print()
     total = res.total
     print("Firmware image (.mpy, as flashed)")
     line("total size", kb(total), "budget 256 KB", total <= BUDGET_MPY)

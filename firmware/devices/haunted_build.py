@@ -9,9 +9,17 @@ from drivers.edges import EdgeRecorder
 from drivers.mcp23017 import Mcp23017, pin_index
 from drivers.pixels import PixelStrip
 from devices.panel import panel_from_board
-from devices.roller_build import max_brightness
 from devices.scoreboard import Scoreboard
 from devices.table import Expander, Line, Table
+
+
+def _brightness_cap(px):
+    # Every LED of both chains at full white stays within the current budget
+    # (as devices/roller_build.max_brightness; not imported from there, which
+    # would load the whole Roller Ghoster build: ~17 KB of RAM).
+    full = px["count"] * px.get("max_ma_per_led", 60)
+    cap = px.get("budget_ma", 500) / full
+    return cap if cap < 1 else 1.0
 
 
 def open_i2c(board, bus):
@@ -60,9 +68,27 @@ def build_expanders(board, flag):
     return out
 
 
+_TEXT = ("part", "comment", "note")
+
+
+def _drop_text(x):
+    # The descriptions for people in the nested parts of the pin map (board.py
+    # drops them at the top level and in "pins"): ~1 KB of RAM otherwise.
+    if isinstance(x, dict):
+        for k in _TEXT:
+            if k in x:
+                del x[k]
+        for k in x:
+            _drop_text(x[k])
+    elif isinstance(x, list):
+        for v in x:
+            _drop_text(v)
+
+
 class HauntedBuild:
     def __init__(self, board, data, bus, settings):
         pm = board.map
+        _drop_text(pm)
         tcfg = pm["table"]
         self.flag = asyncio.ThreadSafeFlag()
         self.expanders = build_expanders(board, self.flag)
@@ -79,7 +105,7 @@ class HauntedBuild:
         # Both chains share one supply: the cap counts every LED of both.
         if px.get("count", 0) < sc["count"] + sp["count"]:
             raise ValueError("pixels.count must cover both chains")
-        cap = max_brightness(px)
+        cap = _brightness_cap(px)
         level = settings.get("brightness", 0.15)
         self.score_strip = PixelStrip(board.neopixel(sc["pin"], sc["count"]), level, cap)
         self.spot_strip = PixelStrip(board.neopixel(sp["pin"], sp["count"]), level, cap)

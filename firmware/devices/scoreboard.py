@@ -29,6 +29,7 @@ WHITE = (255, 255, 255)
 AMBER = (255, 110, 0)
 RED = (255, 0, 0)
 OFF = (0, 0, 0)
+_NONE = {}      # "nothing pending" (read only)
 
 
 def dim(c, k=6):
@@ -51,6 +52,10 @@ class Scoreboard:
         self.fault_led = sc["fault_led"]
         self.spot_led = layout["spots"]["leds"]
         self.colours = [PLAYER.get(c, WHITE) for c in colours]
+        self.dim_colours = [dim(c, 12) for c in self.colours]   # made once: render
+        self.round_done = dim(WHITE, 8)                         # allocates nothing
+        self.clue_gone = dim(AMBER, 8)
+        self.lost_row = dim(RED, 4)
         self.monsters = list(monsters)
         self.monster_rgb = [MONSTER.get(m, WHITE) for m in monsters]
         self.clue_spots = list(clue_spots)
@@ -87,7 +92,7 @@ class Scoreboard:
             col = AMBER
         elif name == "lost":
             n = self.units
-            col = dim(RED, 4)
+            col = self.lost_row
         else:
             return                  # other prompts leave the score alone
         for i in range(self.units):
@@ -98,17 +103,22 @@ class Scoreboard:
     def render(self, game, view=None):
         # view: anything with .pending (monster -> spot to place it on), .refill
         # (clue spots to fill), .preview ((player, option) or None), .fault.
+        # Every frame is built in place: nothing here allocates (it runs on
+        # every rule effect and sensor event).
         s = self.score
         s.fill(OFF)
         over = game.is_over()
-        pending = getattr(view, "pending", None) or {}
-        refill = getattr(view, "refill", None) or ()
+        pending = getattr(view, "pending", None)
+        if pending is None:
+            pending = _NONE
+        refill = getattr(view, "refill", None)
+        if refill is None:
+            refill = ()
         preview = getattr(view, "preview", None)
         entering = getattr(view, "entering", -1)
         winners = game.winners if over else ()
-        finals = game.final_scores() if over else None
         for p in range(game.n):
-            total = finals[p] if over else game.score(p)
+            total = game.final_score(p) if over else game.score(p)
             self.show_number(p, total)
             st = self.status_from + p * self.status_len
             col = self.colours[p]
@@ -117,19 +127,18 @@ class Scoreboard:
             elif p == game.active or p == entering:
                 seat = col
             else:
-                seat = dim(col, 12)
+                seat = self.dim_colours[p]
             s[st] = seat
             s[st + 1] = OFF if total < 100 else (col if total < 200 else WHITE)
             if not over:
-                got = game.monsters_hit(p)
                 for k in range(len(self.monsters)):
-                    if k + 2 < self.status_len and self.monsters[k] in got:
+                    if k + 2 < self.status_len and game.has_hit(p, self.monsters[k]):
                         s[st + 2 + k] = self.monster_rgb[k]
         if preview is not None and not over and 0 <= preview[0] < game.n:
             self._preview(preview[0], preview[1])
         for r in range(self.rounds):
             if over or r + 1 < game.round:
-                s[self.round_from + r] = dim(WHITE, 8)
+                s[self.round_from + r] = self.round_done
             elif r + 1 == game.round:
                 s[self.round_from + r] = WHITE
         if getattr(view, "fault", False):
@@ -154,7 +163,7 @@ class Scoreboard:
             if sp in refill:
                 t[led] = AMBER
             elif game.spots[sp] is None and not over:
-                t[led] = dim(AMBER, 8)
+                t[led] = self.clue_gone
         return self.show()
 
     def show(self):
@@ -164,12 +173,13 @@ class Scoreboard:
         # which would shift the time stamps of the sensor edges by as much.
         # The short spot chain (~0.5 ms) is always written.
         wrote = False
-        for strip in (self.score, self.spots):
-            if strip is self.score and self.hold_score:
-                continue
-            try:
-                if strip.show():
-                    wrote = True
-            except OSError:
-                self.failures += 1
-        return wrote
+        if not self.hold_score:
+            wrote = self._write(self.score)
+        return self._write(self.spots) or wrote
+
+    def _write(self, strip):
+        try:
+            return strip.show()
+        except OSError:
+            self.failures += 1
+            return False

@@ -244,6 +244,13 @@ class Table:
     def faulted(self):
         return [x.name for x in self.expanders if not x.chip.ok]
 
+    def any_faulted(self):
+        # bool(faulted()) without the list (asked on every LED frame).
+        for x in self.expanders:
+            if not x.chip.ok:
+                return True
+        return False
+
     def line_ok(self, name):
         ln = self.lines.get(name)
         return ln is not None and ln.known
@@ -418,65 +425,87 @@ class TurnWindow:
         self.reason = None
         self.count = 0
         self.length_ms = 0
+        self.wait_us = 0
+        self._t0 = 0
+        self._last = 0
 
     async def wait_start(self, relevant, confirmed=None):
         # Waits for the launch. Returns the event that opened the window (a
         # launch-beam event or the first relevant one), or None if the player
         # confirmed instead. Events that do not matter are dropped.
-        t = self.table
         while True:
-            t.step()
-            ev = t.next_event()
-            while ev is not None:
-                if ev[1] == "launch" or relevant(ev):
-                    return ev
-                ev = t.next_event()
+            ev = self.poll_start(relevant)
+            if ev is not None:
+                return ev
             if confirmed is not None and confirmed():
                 return None
-            await t.wait_change(1000)
+            await self.table.wait_change(1000)
+
+    def poll_start(self, relevant):
+        # One look at the table before the launch: the opening event, or None.
+        t = self.table
+        t.step()
+        ev = t.next_event()
+        while ev is not None:
+            if ev[1] == "launch" or relevant(ev):
+                return ev
+            ev = t.next_event()
+        return None
 
     async def run(self, on_event, confirmed=None, first=None):
         # Calls on_event(ev) for every event of the turn, in order; returns the
         # reason the window closed: "quiet", "confirm" or "timeout".
-        t = self.table
-        t0 = ticks_us()
-        last = t0
+        self.open(on_event, first)
+        while True:
+            reason = self.poll(on_event, confirmed)
+            if reason is not None:
+                return reason
+            await self.table.wait_change(self.wait_us // 1000 + 1)
+
+    # open() and poll() are run()'s steps without the waiting (the benchmark
+    # drives them on a virtual clock).
+
+    def open(self, on_event, first=None):
+        self._t0 = ticks_us()
+        self._last = self._t0
         self.count = 0
+        self.reason = None
         if first is not None and first[1] != "launch":
             self.count += 1
             on_event(first)
-            last = first[2]
-        quiet = self.quiet_ms * 1000
-        limit = self.max_ms * 1000
-        reason = None
-        while reason is None:
-            t.step()
+            self._last = first[2]
+
+    def poll(self, on_event, confirmed=None):
+        # Hands the events decided so far to on_event. Returns the reason the
+        # window closes now, or None (then wait_us: how long nothing can change).
+        t = self.table
+        t.step()
+        ev = t.next_event()
+        while ev is not None:
+            self.count += 1
+            on_event(ev)
             ev = t.next_event()
-            while ev is not None:
-                self.count += 1
-                on_event(ev)
-                ev = t.next_event()
-            if ticks_diff(t.last_activity_us, last) > 0:
-                last = t.last_activity_us
-            now = ticks_us()
-            if confirmed is not None and confirmed():
-                reason = "confirm"
-                break
-            if ticks_diff(now, t0) >= limit:
-                reason = "timeout"
-                break
+        if ticks_diff(t.last_activity_us, self._last) > 0:
+            self._last = t.last_activity_us
+        now = ticks_us()
+        t0 = self._t0
+        reason = None
+        if confirmed is not None and confirmed():
+            reason = "confirm"
+        elif ticks_diff(now, t0) >= self.max_ms * 1000:
+            reason = "timeout"
+        else:
             d = t.decide_wait_us()
             if d >= 0:
                 wait = d
             else:
-                wait = quiet - ticks_diff(now, last)
+                wait = self.quiet_ms * 1000 - ticks_diff(now, self._last)
                 if wait <= 0:
                     reason = "quiet"
-                    break
-            left = limit - ticks_diff(now, t0)
-            if left < wait:
-                wait = left
-            await t.wait_change(wait // 1000 + 1)
+            if reason is None:
+                left = self.max_ms * 1000 - ticks_diff(now, t0)
+                self.wait_us = left if left < wait else wait
+                return None
         self.reason = reason
         self.length_ms = ticks_diff(ticks_us(), t0) // 1000
         return reason

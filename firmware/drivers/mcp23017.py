@@ -16,7 +16,8 @@
 # chip is then marked not ok; the owner retries configure() now and then.
 # configure() also re-checks the chip after it answers again: a chip that lost
 # power comes back with its reset defaults, so it is always fully rewritten.
-# The service path allocates nothing (preallocated buffers, readfrom_mem_into).
+# The service path allocates nothing (preallocated buffers shared by the chips,
+# readfrom_mem_into).
 
 from time import ticks_us
 
@@ -54,6 +55,14 @@ INTPOL = const(0x02)
 OK = const(0)
 NO_ANSWER = const(1)       # OSError on the bus
 MISMATCH = const(2)        # answered, but did not hold the configuration
+
+
+# Transfer buffers, shared by every chip (one task services them in turn; the
+# IRQ handler never touches the bus), made once: no allocation per transfer.
+_B1 = bytearray(1)
+_B2 = bytearray(2)
+_B6 = bytearray(6)
+_B11 = bytearray(11)
 
 
 def pin_index(name):
@@ -108,10 +117,6 @@ class Mcp23017:
         c[8] = self.compare & 0xFF
         c[9] = self.compare >> 8
         self._cfg = c
-        self._b1 = bytearray(1)
-        self._b2 = bytearray(2)
-        self._b6 = bytearray(6)
-        self._b11 = bytearray(11)
         self.state = 0          # last known levels (after IPOL) of the input pins
         self.ok = False
         self.status = NO_ANSWER
@@ -155,7 +160,7 @@ class Mcp23017:
     def _configure(self):
         i2c = self.i2c
         a = self.addr
-        b1 = self._b1
+        b1 = _B1
         # If an earlier program left the chip in BANK=1, IOCON sits at 0x05:
         # writing 0 there returns it to BANK=0. In BANK=0 the same address is
         # GPINTENB, which is rewritten below anyway.
@@ -164,14 +169,14 @@ class Mcp23017:
         b1[0] = self.iocon
         i2c.writeto_mem(a, IOCON, b1)
         i2c.writeto_mem(a, IODIRA, self._cfg)
-        b2 = self._b2
+        b2 = _B2
         b2[0] = self.pullups & 0xFF
         b2[1] = self.pullups >> 8
         i2c.writeto_mem(a, GPPUA, b2)
         b2[0] = self.olat & 0xFF
         b2[1] = self.olat >> 8
         i2c.writeto_mem(a, OLATA, b2)
-        r = self._b11
+        r = _B11
         i2c.readfrom_mem_into(a, IODIRA, r)
         c = self._cfg
         for i in range(10):
@@ -193,11 +198,11 @@ class Mcp23017:
         # have no side effects). Returns True if it is intact; False if the
         # chip failed or lost it (then call configure()).
         try:
-            self.i2c.readfrom_mem_into(self.addr, IODIRA, self._b11)
+            self.i2c.readfrom_mem_into(self.addr, IODIRA, _B11)
         except OSError as e:
             self._set_failed(NO_ANSWER, e.args[0] if e.args else 0)
             return False
-        r = self._b11
+        r = _B11
         c = self._cfg
         for i in range(10):
             if i == 4 or i == 5:
@@ -218,7 +223,7 @@ class Mcp23017:
         # one changed at t_int (the time of the INT edge); any pin whose current
         # level still differs changed later (reported at the time of the read).
         # Returns the number of edges delivered, or -1 if the chip did not answer.
-        b = self._b6
+        b = _B6
         try:
             self.i2c.readfrom_mem_into(self.addr, INTFA, b)
         except OSError as e:
@@ -260,16 +265,16 @@ class Mcp23017:
     def read_inputs(self):
         # Current input levels (clears a pending interrupt), or -1 on failure.
         try:
-            self.i2c.readfrom_mem_into(self.addr, GPIOA, self._b2)
+            self.i2c.readfrom_mem_into(self.addr, GPIOA, _B2)
         except OSError as e:
             self._set_failed(NO_ANSWER, e.args[0] if e.args else 0)
             return -1
-        return (self._b2[0] | (self._b2[1] << 8)) & self.inputs
+        return (_B2[0] | (_B2[1] << 8)) & self.inputs
 
     def write_outputs(self, value):
         # Sets OLAT for the output pins. Returns False if the chip did not answer.
         self.olat = value & 0xFFFF & ~self.inputs
-        b2 = self._b2
+        b2 = _B2
         b2[0] = self.olat & 0xFF
         b2[1] = self.olat >> 8
         try:

@@ -28,6 +28,13 @@ from devices.table import TurnWindow
 
 SAVE_NAME = "haunted_house"
 SETTLE_MS = 10      # > the longest LED write (~3 ms, interrupts off) + decision time
+# Actions and option lists used every turn, made once.
+_LAUNCH = ("launch",)
+_END_TURN = ("end_turn",)
+_ADD = ("add",)
+_LAUNCHED = [("launched",)]
+_FLIGHT = [("confirm",), _ADD]
+_CONFIRM = [("confirm",)]
 
 
 def create(app):
@@ -66,8 +73,7 @@ class HauntedController:
     def __init__(self, data, table, scoreboard, decider, bus, store, rng, quiet_ms=1500,
                  place_ms=300, window_max_ms=30000):
         self.build = None
-        self.data = data
-        self.cfg = HHConfig(data)
+        self.cfg = HHConfig(data)   # `data` (the JSON) is not kept: ~8 KB of RAM
         self.table = table
         self.scoreboard = scoreboard
         self.decider = decider
@@ -99,6 +105,8 @@ class HauntedController:
         self.turns = 0
         self.answer = None      # the last prompt's answer
         self._blind = False     # an expander was down during the last window
+        self._downs = 0         # the table's outage count when the window opened
+        self._saved = {"game": None, "rng": None, "hole_lost": None}
         self.windows = {"quiet": 0, "confirm": 0, "timeout": 0}
         decider.on_highlight = self._highlight
         bus.subscribe(self._watch)
@@ -137,8 +145,13 @@ class HauntedController:
         self.render()
 
     def save(self):
-        self.store.save(SAVE_NAME, {"game": self.game.to_dict(), "rng": self.rng.to_dict(),
-                                    "hole_lost": list(self.hole_lost)})
+        # state_view(): the engine's state without copying its lists; the outer
+        # dict is kept and refilled (a save builds no dicts but the rng's).
+        s = self._saved
+        s["game"] = self.game.state_view()
+        s["rng"] = self.rng.to_dict()
+        s["hole_lost"] = self.hole_lost
+        self.store.save(SAVE_NAME, s)
 
     def _expect_all(self):
         # Before play (new or resumed game): every monster and every clue must
@@ -153,7 +166,7 @@ class HauntedController:
 
     def render(self):
         if self.game is not None:
-            self.fault = bool(self.table.faulted())
+            self.fault = self.table.any_faulted()
             self.scoreboard.render(self.game, self)
 
     def _watch(self, ev):
@@ -281,38 +294,58 @@ class HauntedController:
         else:
             raise RuleError("unexpected phase %s" % g.phase)
 
+    # A turn is a sequence of awaits (prompts, the turn window, placing); the
+    # work between them is in the plain methods _turn_start, _settled,
+    # _launched, _flown, _window_closed, _owner_candidates, _credit_owner,
+    # _place_* and _turn_end, which the VM benchmark (sim/bench_vm_haunted.py)
+    # calls in the same order without an event loop.
+
     async def turn(self):
-        g = self.game
-        p = g.active
-        self.hit_now = []
-        self.taken_now = []
-        self.circles = 0
-        self.holes = []
-        self.render()
-        # From here until the window closes a die may be moving: keep the
-        # interrupts-off time of the long LED chain away from sensor edges.
-        self.scoreboard.hold_score = True
+        p = self._turn_start()
         try:
-            # The last write may have stretched a glitch that straddled it
-            # (its closing edge was time-stamped late): let such pulses be
-            # decided, then forget everything seen before the launch prompt.
             await asyncio.sleep_ms(SETTLE_MS)
-            self.table.step()
-            self.table.clear_events()
+            self._settled()
             first, reason = await self._launch_and_window(p)
         finally:
             self.scoreboard.hold_score = False
             self.render()
-        self.windows[reason] = self.windows.get(reason, 0) + 1
-        self.bus.publish(("window", "closed", reason, self.window.count, self.window.length_ms))
-        add = reason == "confirm" and self.answer == ("add",)
+        add = self._window_closed(reason)
         await self._owners(p)
         if add or self._blind:
             # An expander was down during this turn (its sensors saw nothing),
             # or the referee asked to add something.
             await self._manual(p)
         await self._place(p)
-        self._apply(("end_turn",))
+        self._turn_end()
+
+    def _turn_start(self):
+        p = self.game.active
+        # The game's own lists, emptied in place (no new lists every turn).
+        self.hit_now.clear()
+        self.taken_now.clear()
+        self.circles = 0
+        self.holes.clear()
+        self.render()
+        # From here until the window closes a die may be moving: keep the
+        # interrupts-off time of the long LED chain away from sensor edges.
+        self.scoreboard.hold_score = True
+        return p
+
+    def _settled(self):
+        # After SETTLE_MS: the last write may have stretched a glitch that
+        # straddled it (its closing edge was time-stamped late): let such
+        # pulses be decided, then forget everything seen before the prompt.
+        self.table.step()
+        self.table.clear_events()
+
+    def _window_closed(self, reason):
+        # Returns True if the referee asked to add something ("add").
+        self.windows[reason] = self.windows.get(reason, 0) + 1
+        self.bus.publish(("window", "closed", reason, self.window.count, self.window.length_ms))
+        return reason == "confirm" and self.answer == _ADD
+
+    def _turn_end(self):
+        self._apply(_END_TURN)
         self.turns += 1
         self.save()
 
@@ -320,49 +353,69 @@ class HauntedController:
         # With the launch-pad beam working the players just flick; without it
         # (not fitted, or its expander is down) they press CONFIRM, then flick.
         kind = "launch" if self.table.line_ok("launch") else "launch_press"
-        ask = self._ask_task(kind, p, [("launched",)])
+        ask = self._ask_task(kind, p, _LAUNCHED)
         try:
             first = await self.window.wait_start(self._relevant, ask.done)
         finally:
             await _stop(ask)
-        self._apply(("launch",))
-        downs = self.table.downs
-        blind = bool(self.table.faulted())
-        how = "confirm" if first is None else ("beam" if first[1] == "launch" else "sensor")
-        self.bus.publish(("window", "open", p, how))
+        self._launched(p, first)
         # CONFIRM ends the turn early; RIGHT + CONFIRM ("add") ends it and lets
         # the referee add something the sensors could not see.
-        ask = self._ask_task("flight", p, [("confirm",), ("add",)])
+        ask = self._ask_task("flight", p, _FLIGHT)
         try:
             reason = await self.window.run(self._on_event, ask.done, first)
         finally:
             await _stop(ask)
-        self._blind = blind or bool(self.table.faulted()) or self.table.downs != downs
+        self._flown()
         return first, reason
+
+    def _launched(self, p, first):
+        self._apply(_LAUNCH)
+        self._downs = self.table.downs
+        self._blind = self.table.any_faulted()
+        how = "confirm" if first is None else ("beam" if first[1] == "launch" else "sensor")
+        self.bus.publish(("window", "open", p, how))
+
+    def _flown(self):
+        t = self.table
+        self._blind = self._blind or t.any_faulted() or t.downs != self._downs
 
     async def _owner(self, kind, p, where):
         # Whose die? Only asked when several players have dice on the machine.
-        g = self.game
-        cands = [q for q in self._seats_from(p) if g.on_table[q] > 0]
-        if not cands:
-            self.bus.publish(("rejected", (kind, where), "no die on the machine"))
+        cands = self._owner_candidates(kind, p, where)
+        if cands is None:
             return -1
         if len(cands) == 1:
-            return cands[0]
+            return cands[0][1]
         self.bus.publish((kind, where))
-        choice = await self._ask(kind, p, [("owner", q) for q in cands])
+        choice = await self._ask(kind, p, cands)
         return choice[1]
+
+    def _owner_candidates(self, kind, p, where):
+        # [("owner", q)] for the players with dice on the machine, p first; None
+        # (reported) if there is none.
+        g = self.game
+        cands = [("owner", q) for q in self._seats_from(p) if g.on_table[q] > 0]
+        if not cands:
+            self.bus.publish(("rejected", (kind, where), "no die on the machine"))
+            return None
+        return cands
 
     async def _owners(self, p):
         for _ in range(self.circles):
             o = await self._owner("circle_owner", p, "summoning_circle")
-            if o >= 0:
-                self._apply(("circle", o))
+            self._credit_owner("circle", o)
         for h in self.holes:
             o = await self._owner("hole_owner", p, h)
-            if o >= 0:
-                if self._apply(("hole", o)):
-                    self.hole_lost[o] += 1
+            self._credit_owner("hole", o)
+
+    def _credit_owner(self, kind, o):
+        if o < 0:
+            return
+        if kind == "circle":
+            self._apply(("circle", o))
+        elif self._apply(("hole", o)):
+            self.hole_lost[o] += 1
 
     async def _manual(self, p):
         # An expander is down: the referee adds what its sensors could not see.
@@ -394,34 +447,55 @@ class HauntedController:
     async def _place(self, p):
         # Light the spots where a monster or a clue must go and wait until the
         # sensors see each one in place for place_ms, or CONFIRM.
-        if not self.pending and not self.refill:
+        want = self._place_start()
+        if want is None:
             return
-        want = [self.pending[m] for m in self.pending] + list(self.refill)
-        self.bus.publish(("place", tuple(want)))
-        self.render()
-        ask = self._ask_task("place", p, [("confirm",)])
-        t = self.table
+        ask = self._ask_task("place", p, _CONFIRM)
         try:
             while True:
-                t.step()
-                wait = 1000
-                for s in want:
-                    if t.resting(s, self.place_ms):
-                        self._placed(s)
-                    else:
-                        w = t.rest_wait_ms(s, self.place_ms)
-                        if 0 <= w < wait:
-                            wait = w
-                want = [s for s in want if self._waiting_for(s)]
+                wait = self._place_poll(want)
                 if not want or ask.done():
                     break
-                await t.wait_change(wait)
+                await self.table.wait_change(wait)
         finally:
             await _stop(ask)
+        self._place_end(want)
+
+    def _place_start(self):
+        # The spots to watch (a list the polls shrink), or None if none.
+        if not self.pending and not self.refill:
+            return None
+        want = [self.pending[m] for m in self.pending] + self.refill
+        self.bus.publish(("place", tuple(want)))
+        self.render()
+        return want
+
+    def _place_poll(self, want):
+        # Takes the spots now seen in place out of want; returns how long (ms)
+        # to wait for the next change.
+        t = self.table
+        t.step()
+        wait = 1000
+        i = 0
+        while i < len(want):
+            s = want[i]
+            if t.resting(s, self.place_ms):
+                self._placed(s)
+            else:
+                w = t.rest_wait_ms(s, self.place_ms)
+                if 0 <= w < wait:
+                    wait = w
+            if self._waiting_for(s):
+                i += 1
+            else:
+                want.pop(i)
+        return wait
+
+    def _place_end(self, want):
         if want:
             self.bus.publish(("place_confirmed", tuple(want)))
-        self.pending = {}
-        self.refill = []
+        self.pending.clear()
+        self.refill.clear()
         self.render()
 
     def _waiting_for(self, spot):
@@ -446,24 +520,45 @@ class HauntedController:
     async def round_end(self):
         g = self.game
         for p in range(g.n):
-            if g.dice_to_enter(p) <= 0:
+            if not self._enter_start(p):
                 continue
-            self.entering = p
-            self.bus.publish(("enter_dice", p, g.dice_to_enter(p), self.hole_lost[p]))
-            self.render()
             while g.dice_to_enter(p) > 0:
                 face = await self._ask("face", p, self.face_opts)
                 if face == ("lost",):
-                    self._apply(("die_lost", p))
+                    self._enter(p, face, None)
                     continue
                 realm = await self._ask("realm", p, self.realm_opts)
-                if realm[1] == "none":
-                    self._apply(("die_result", p, face[1]))
-                else:
-                    self._apply(("die_result", p, face[1], realm[1]))
+                self._enter(p, face, realm)
+        if self._round_scored():
+            await self._place(g.active)
+
+    def _enter_start(self, p):
+        # Player p's dice are to be entered (False: none).
+        g = self.game
+        if g.dice_to_enter(p) <= 0:
+            return False
+        self.entering = p
+        self.bus.publish(("enter_dice", p, g.dice_to_enter(p), self.hole_lost[p]))
+        self.render()
+        return True
+
+    def _enter(self, p, face, realm):
+        # face: ("face", f) or ("lost",); realm: ("realm", id|"none", mult).
+        if face[0] == "lost":
+            self._apply(("die_lost", p))
+        elif realm[1] == "none":
+            self._apply(("die_result", p, face[1]))
+        else:
+            self._apply(("die_result", p, face[1], realm[1]))
+
+    def _round_scored(self):
+        # Scores the round and saves; True if pieces are to be placed next.
+        g = self.game
         self.entering = -1
         effects = self._apply(("score_round",))
-        self.hole_lost = [0] * g.n
+        hl = self.hole_lost
+        for i in range(len(hl)):
+            hl[i] = 0
         for e in effects:
             if e[0] == "monster_home":
                 self.pending[e[1]] = e[4]
@@ -471,8 +566,8 @@ class HauntedController:
                 self.refill.append(e[1])
         self.save()
         if not g.is_over():
-            await self._place(g.active)
-        else:
-            self.pending = {}
-            self.refill = []
-            self.render()
+            return True
+        self.pending.clear()
+        self.refill.clear()
+        self.render()
+        return False

@@ -22,6 +22,8 @@
 from rules.errors import CHANCE, RuleError
 from devices.panel import LEFT, MENU, RIGHT, ROLL
 from devices.companion_build import close_prompt, next_input, open_prompt
+from devices.dice_display import (AMBER, DIM_WHITE, MAGENTA, ORANGE, PIPS, PLAYER_COLOURS, RED,
+                                  WHITE, YELLOW, dim)
 
 SAVE_NAME = "superskill"
 COLOURS = ["red", "blue", "green", "yellow"]
@@ -272,9 +274,83 @@ class Tracker:
         return t
 
 
+# The picture on the 8x8 matrix (devices/dice_display.Matrix, x = column from
+# the left, y = row from the top; see docs/companion.md):
+#   rows 0..2    die A as pips in x 0..2, die B in x 5..7 (white; yellow = the
+#                die used by the highlighted choice of a full-engine prompt)
+#   row 3        orange: a Nudge amount is written, the next roll may tilt;
+#                red: somebody tilted on this roll. While a report is being
+#                entered: magenta = "round over", k amber LEDs = Nudge amount k
+#   rows 4..7    one row per player: x 0 seat (bright: playing, dim: finished,
+#                white: selected for a report), x 1..3 the round track, x 4
+#                orange = Nudge pending, red = tilted on this roll, x 5..7 the
+#                Nudge boxes used
+#   game over    the winner's row all in their colour
+class SuperSkillDisplay:
+    def __init__(self, matrix, colours):
+        self.m = matrix
+        self.seat = [PLAYER_COLOURS.get(c, WHITE) for c in colours]
+        self.dim_seat = [dim(c) for c in self.seat]
+
+    def render(self, g, ui):
+        # g: Tracker or SuperSkillGame (players[p].round/done/namt/nudges, dice);
+        # ui: the controller (tilted mask, seat, item, used_die).
+        m = self.m
+        m.clear()
+        dice = g.dice
+        if dice is not None:
+            self._die(0, dice[0], YELLOW if ui.used_die == 0 else WHITE)
+            self._die(5, dice[1], YELLOW if ui.used_die == 1 else WHITE)
+        players = g.players
+        n = len(players)
+        pending = False
+        for p in range(n if n < 4 else 4):
+            ps = players[p]
+            y = 4 + p
+            if ui.seat == p:
+                m.set(0, y, WHITE)
+            else:
+                m.set(0, y, self.dim_seat[p] if ps.done else self.seat[p])
+            for r in range(ps.round if ps.round < 3 else 3):
+                m.set(1 + r, y, self.dim_seat[p] if ps.done else self.seat[p])
+            if ui.tilted & (1 << p):
+                m.set(4, y, RED)
+            elif ps.namt:
+                m.set(4, y, ORANGE)
+                pending = True
+            for k in range(ps.nudges if ps.nudges < 3 else 3):
+                m.set(5 + k, y, DIM_WHITE)
+        item = ui.item
+        if item is not None:
+            if item[0] == "round_over":
+                for x in range(8):
+                    m.set(x, 3, MAGENTA)
+            else:
+                for x in range(item[2]):
+                    m.set(x, 3, AMBER)
+        elif ui.tilted:
+            for x in range(8):
+                m.set(x, 3, RED)
+        elif pending:
+            for x in range(8):
+                m.set(x, 3, ORANGE)
+        if g.is_over():
+            w = g.winner
+            if w is not None and w < 4:
+                for x in range(8):
+                    m.set(x, 4 + w, self.seat[w])
+        return m.show()
+
+    def _die(self, x0, face, colour):
+        bits = PIPS[face] if 0 < face < 7 else 0
+        m = self.m
+        for k in range(9):
+            if bits & (1 << k):
+                m.set(x0 + k % 3, k // 3, colour)
+
+
 def create(app):
     from devices.companion_build import CompanionBuild
-    from devices.dice_display import SuperSkillDisplay
     from games.decide import Decider
     build = CompanionBuild(app.open_board("companion"), app.settings)
     display = SuperSkillDisplay(build.matrix, COLOURS)

@@ -2,7 +2,15 @@
 # Rulebook: watch-out-beetlejuice.txt. Every choice the rulebook leaves open
 # is listed in docs/assumptions/beetlejuice.md; card data is in
 # data/beetlejuice.json and is passed in as a dict. Card indexing and the scare
-# check live in beetlejuice_cards.py, saved-state validation in beetlejuice_state.py.
+# check live in beetlejuice_cards.py (the JSON parsing in beetlejuice_load.py).
+# Code the board does not need while a game is played is imported only when
+# wanted: saved-state validation (beetlejuice_state.py, on a resume) and the
+# full list of rerolls (beetlejuice_moves.py, for hosts, bots and tests).
+#
+# RAM and allocation (the board's budgets, see sim/bench.py): apply() checks an
+# action without building the list of legal actions (is_legal() answers the
+# same for a host); a save writes state_view() (the game's own lists, no
+# copies); a controller may pass apply() the list to put the effects in.
 #
 # Phases and who acts:
 #   "deal"    CHANCE  ("draw_house", card)        fill the leftmost empty Resident slot
@@ -27,10 +35,22 @@
 #   ("versus_bj", p, points, bj_points)
 
 from rules.errors import RuleError, CHANCE
-from rules.beetlejuice_cards import BJ, Config, is_int as _is_int, sets_feasible  # noqa: F401
-from rules.beetlejuice_state import STATE_VERSION, load
+from rules.beetlejuice_cards import (BANISH4, BJ, FEWER_ROLLS, REMOVE_DICE, REPLACE,  # noqa: F401
+                                     Config, is_int as _is_int, sets_feasible, unload)
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
 BEETLEJUICE = -2        # `winner` when Beetlejuice wins (everyone loses)
+STATE_VERSION = const(1)
+# The saved state: "v" (STATE_VERSION), then these attributes, in this order.
+STATE_KEYS = ("names", "expert", "compare", "house", "under", "slots", "bj_deck", "bj_disc",
+              "bj_up", "three", "one", "held", "won", "books", "bj_pile", "spent", "cur",
+              "turn", "phase", "after", "ignored", "hb_used", "rolls4", "bjre", "dice",
+              "rolling", "pending", "rolls", "result", "winners")
 
 
 def _tup(x):
@@ -39,10 +59,33 @@ def _tup(x):
     return x
 
 
+_SUBSETS = {}       # mask -> tuple of its bits (see _subset)
+
+
+def _subset(m):
+    # The tuple of the bits set in m, made once per mask (at most 2**slots).
+    t = _SUBSETS.get(m)
+    if t is None:
+        out = []
+        i = 0
+        while m >> i:
+            if m >> i & 1:
+                out.append(i)
+            i += 1
+        t = _SUBSETS[m] = tuple(out)
+    return t
+
+
 def _normalise(action):
     # JSON turns tuples into lists; the engine compares tuples.
     if not isinstance(action, (tuple, list)) or not action:
         raise RuleError("an action is a non-empty tuple")
+    if isinstance(action, tuple) and isinstance(action[0], str):
+        for x in action:
+            if isinstance(x, list):
+                break
+        else:
+            return action       # already in the engine's form: nothing to copy
     out = [_tup(x) for x in action]
     if not isinstance(out[0], str):
         raise RuleError("action name must be a string")
@@ -87,9 +130,20 @@ class BeetlejuiceGame:
         self.turn = 0
         self.phase = "deal"
         self.after = "start"
+        self.dice = []
+        self.rolling = []
+        self.pending = []
+        self._rolled = None
         self._reset_turn()
         self.result = None
         self.winners = []
+        self._view = None       # see state_view()
+        # The index tuples this game will use (every set of slots, all the dice
+        # of a roll), made now rather than over the first games (see _subset).
+        for m in range(1 << cfg.slots):
+            _subset(m)
+        for k in range(cfg.min_dice, cfg.dice + 1):
+            _subset((1 << k) - 1)
         if rng is not None:
             while self.phase == "deal":
                 self.apply(auto_chance(self, rng))
@@ -99,9 +153,11 @@ class BeetlejuiceGame:
         self.hb_used = False
         self.rolls4 = False
         self.bjre = False
-        self.dice = []
-        self.rolling = []
-        self.pending = []
+        # the game's own lists, emptied in place (this runs twice between turns)
+        self.dice.clear()
+        self.rolling.clear()
+        if self.pending:
+            self.pending = []
         self.rolls = 0
 
     # ---- derived state ------------------------------------------------------
@@ -131,10 +187,16 @@ class BeetlejuiceGame:
         return self.cfg.expert_target if self.expert else self.cfg.target
 
     def points(self, p):
-        return sum([self.cfg.points(c) for c in self.won[p]])
+        return self._sum_points(self.won[p])
 
     def bj_points(self):
-        return sum([self.cfg.points(c) for c in self.bj_pile])
+        return self._sum_points(self.bj_pile)
+
+    def _sum_points(self, cards):
+        t = 0
+        for c in cards:
+            t += self.cfg.points(c)
+        return t
 
     def versus_beetlejuice(self):
         # optional end-of-game comparison: (points, bj_points, outscored) per player
@@ -155,39 +217,56 @@ class BeetlejuiceGame:
         return [c for c in self.affecting() if c != self.ignored]
 
     def _count(self, effect):
+        # Sum of the active cards' n for one effect (an EFFECTS index). Called on
+        # every render and check, so it walks the cards without building lists.
+        cfg = self.cfg
+        ign = self.ignored
         k = 0
-        for c in self.active_cards():
-            card = self.cfg.card[c]
-            if card["effect"] == effect:
-                k += card.get("n", 1)
+        c = self.three
+        if c is not None and c != ign:
+            k += cfg.effect_count(c, effect)
+        for c in self.held[self.cur]:
+            if c != ign:
+                k += cfg.effect_count(c, effect)
+        c = self.one
+        if c is not None and c != ign:
+            k += cfg.effect_count(c, effect)
         return k
 
     def n_dice(self):
         cfg = self.cfg
-        return max(min(cfg.min_dice, cfg.dice), cfg.dice - self._count("remove_dice"))
+        return max(min(cfg.min_dice, cfg.dice), cfg.dice - self._count(REMOVE_DICE))
 
     def rolls_max(self):
         base = self.cfg.handbook_rolls if self.rolls4 else self.cfg.rolls
-        return max(self.cfg.min_rolls, base - self._count("fewer_rolls"))
+        return max(self.cfg.min_rolls, base - self._count(FEWER_ROLLS))
 
     def rolls_left(self):
         return max(0, self.rolls_max() - self.rolls)
 
+    def _forbid_mask(self):
+        cfg = self.cfg
+        ign = self.ignored
+        m = 0
+        c = self.three
+        if c is not None and c != ign:
+            m |= cfg.forbid_mask(c)
+        for c in self.held[self.cur]:
+            if c != ign:
+                m |= cfg.forbid_mask(c)
+        c = self.one
+        if c is not None and c != ign:
+            m |= cfg.forbid_mask(c)
+        return m
+
     def forbidden(self):
-        out = []
-        for c in self.active_cards():
-            card = self.cfg.card[c]
-            if card["effect"] == "forbid":
-                for s in card["symbols"]:
-                    if s not in out:
-                        out.append(s)
-        return out
+        return self.cfg.mask_symbols(self._forbid_mask())
 
     def threshold(self):
         cfg = self.cfg
         if not self.bj_up:
             return cfg.summon_at
-        if self._count("banish4"):
+        if self._count(BANISH4):
             return cfg.banish_at_x4
         return cfg.banish_at
 
@@ -195,14 +274,31 @@ class BeetlejuiceGame:
         # every set of face-up slots the dice can scare together (incl. the empty set)
         if faces is None:
             faces = self.dice
-        occ = [i for i in range(len(self.slots)) if self.slots[i] is not None]
-        forb = self.forbidden()
+        occ = 0
+        for i in range(len(self.slots)):
+            if self.slots[i] is not None:
+                occ |= 1 << i
+        forb = self._forbid_mask()
         out = []
-        for mask in range(1 << len(occ)):
-            sel = tuple([occ[i] for i in range(len(occ)) if mask >> i & 1])
-            if sets_feasible(self.cfg, [self.slots[i] for i in sel], faces, forb):
-                out.append(sel)
-        return out
+        # every subset m of the occupied slots, in the order of counting through
+        # them (the order legal_actions() lists "collect" in)
+        m = 0
+        while True:
+            if sets_feasible(self.cfg, self.slots, faces, forb, m):
+                out.append(_subset(m))
+            if m == occ:
+                return out
+            m = (m - occ) & occ        # the next subset of occ
+
+    def _can_scare(self):
+        # Some face-up card can be scared (then "collect" offers more than the
+        # empty set): a feasible set's subsets are feasible, so one card is enough.
+        forb = self._forbid_mask()
+        for i in range(len(self.slots)):
+            if self.slots[i] is not None and sets_feasible(self.cfg, self.slots, self.dice,
+                                                           forb, 1 << i):
+                return True
+        return False
 
     # ---- legal actions ------------------------------------------------------
 
@@ -215,9 +311,11 @@ class BeetlejuiceGame:
         if p == "roll":
             return [("die", s) for s in self.cfg.symbols]
         if p == "prep":
-            return [("begin",)] + self._handbook_actions()
+            return [("begin",)] + self.handbook_actions()
         if p == "decide":
-            return self._decide_actions()
+            # every reroll listed: for hosts and bots (the board checks instead)
+            from rules.beetlejuice_moves import decide_actions
+            return decide_actions(self)
         if p == "collect":
             return [("collect", s) for s in self.feasible_sets()]
         if p == "pass":
@@ -235,7 +333,8 @@ class BeetlejuiceGame:
         return [("pass", c, t) for c in self.held[self.cur]
                 for t in range(self.n) if t != self.cur]
 
-    def _handbook_actions(self):
+    def handbook_actions(self):
+        # The Handbook effects on offer now (phases "prep" and "decide").
         if not self.books[self.cur] or self.hb_used:
             return []
         out = []
@@ -251,70 +350,77 @@ class BeetlejuiceGame:
             if not self.rolls4:
                 out.append(("handbook", "rolls4"))
             out.extend(take)
-            if self.rolls_left() and BJ in self.dice and len(self.dice) - self.dice.count(BJ) >= 1:
+            d = self.dice
+            if self.rolls_left() and BJ in d and len(d) - d.count(BJ) >= 1:
                 out.append(("handbook", "reroll_bj"))
         return out
 
-    def _decide_actions(self):
-        out = [("stop",)]
-        if self._can_reroll():
-            out.extend([("reroll", r) for r in self._reroll_sets()])
-        out.extend(self._handbook_actions())
-        return out
-
-    def _reroll_sets(self):
-        # one canonical index set per distinct multiset of faces rerolled
-        groups = {}
-        order = []
-        bj_first = None
-        for i in range(len(self.dice)):
-            f = self.dice[i]
-            if f == BJ:
-                if bj_first is None:
-                    bj_first = i
-                continue
-            if f not in groups:
-                groups[f] = []
-                order.append(f)
-            groups[f].append(i)
-        choices = [[]]
-        for f in order:
-            idx = groups[f]
-            nxt = []
-            for base in choices:
-                for k in range(len(idx) + 1):
-                    nxt.append(base + idx[:k])
-            choices = nxt
-        if self.bjre and bj_first is not None:
-            choices = choices + [c + [bj_first] for c in choices]
-        out = []
-        for c in choices:
-            if len(c) >= 2:
-                out.append(tuple(sorted(c)))
-        return out
+    def _is_legal(self, a):
+        # Same answer as `a in legal_actions()` for a normalised action, without
+        # building the long lists (52 House cards, every reroll) on every apply.
+        p = self.phase
+        n = len(a)
+        name = a[0]
+        if p == "deal":
+            if name != "draw_house" or n != 2:
+                return False
+            if self.house:
+                return a[1] in self.house
+            return len(self.under) > 0 and a[1] == self.under[0]
+        if p == "draw_bj":
+            return name == "draw_bj" and n == 2 and a[1] in self.bj_deck
+        if p == "roll":
+            return name == "die" and n == 2 and a[1] in self.cfg.symbols
+        if p == "collect":
+            if name != "collect" or n != 2 or not isinstance(a[1], tuple):
+                return False
+            m = 0
+            prev = -1
+            for i in a[1]:
+                if (not _is_int(i) or i <= prev or i >= len(self.slots)
+                        or self.slots[i] is None):
+                    return False
+                prev = i
+                m |= 1 << i
+            return sets_feasible(self.cfg, self.slots, self.dice, self._forbid_mask(), m)
+        if p == "decide":
+            if name == "stop":
+                return n == 1
+            if name == "handbook":
+                return a in self.handbook_actions()
+            # a reroll of the listed (canonical) sets; apply() takes any valid one
+            return name == "reroll" and n == 2 and a in self.legal_actions()
+        # prep, pass: short lists
+        return a in self.legal_actions()
 
     def _check_reroll(self, idx):
         if not self.rolls_left():
             raise RuleError("no rolls left this turn")
         if not isinstance(idx, tuple):
             raise RuleError("reroll takes a tuple of dice indices")
-        seen = []
+        seen = 0
         bj = 0
+        ordered = True
+        prev = -1
         for i in idx:
-            if not _is_int(i) or not 0 <= i < len(self.dice) or i in seen:
+            if not _is_int(i) or not 0 <= i < len(self.dice) or seen >> i & 1:
                 raise RuleError("bad die index %r" % (i,))
-            seen.append(i)
+            seen |= 1 << i
+            if i < prev:
+                ordered = False
+            prev = i
             if self.dice[i] == BJ:
                 bj += 1
-        if len(seen) < 2:
+        if len(idx) < 2:
             raise RuleError("a reroll must include at least two dice")
         if bj > (1 if self.bjre else 0):
             raise RuleError("a Beetlejuice symbol may not be rerolled")
-        return tuple(sorted(seen))
+        return idx if ordered else tuple(sorted(idx))
 
-    # ---- apply --------------------------------------------------------------
-
-    def apply(self, action):
+    def _validated(self, action):
+        # The action in the engine's form if apply() accepts it; else RuleError.
+        # Rerolls: any two or more dice that may be rerolled (legal_actions()
+        # lists one canonical set per multiset of faces).
         a = _normalise(action)
         name = a[0]
         p = self.phase
@@ -322,9 +428,7 @@ class BeetlejuiceGame:
             raise RuleError("the game is over")
         if name == "reroll" and p == "decide" and len(a) == 2:
             idx = self._check_reroll(a[1])
-            fx = []
-            self._do_reroll(idx, fx)
-            return fx
+            return a if idx is a[1] else ("reroll", idx)
         if name == "roll" and p == "roll" and len(a) == 2:
             faces = a[1]
             if (self.pending or not isinstance(faces, tuple)
@@ -333,27 +437,53 @@ class BeetlejuiceGame:
             for f in faces:
                 if f not in self.cfg.symbols:
                     raise RuleError("unknown face %r" % (f,))
-            fx = []
-            self.pending = list(faces)
-            self._finish_roll(fx)
-            return fx
+            return a
         if name == "collect" and p == "collect" and len(a) == 2 and isinstance(a[1], tuple):
             sel = a[1]
+            prev = -1
+            ordered = True
             for i in sel:
                 if not _is_int(i):
                     raise RuleError("bad collect")
-            a = ("collect", tuple(sorted(sel)))
-        if a not in self.legal_actions():
+                if i < prev:
+                    ordered = False
+                prev = i
+            if not ordered:
+                a = ("collect", tuple(sorted(sel)))
+        if not self._is_legal(a):
             raise RuleError("illegal action %r in phase %s" % (a, p))
-        fx = []
-        if name == "draw_house":
+        return a
+
+    def is_legal(self, action):
+        # True when apply(action) would accept it (a host's answer is checked
+        # with this instead of against a list of every legal action).
+        try:
+            self._validated(action)
+        except RuleError:
+            return False
+        return True
+
+    # ---- apply --------------------------------------------------------------
+
+    def apply(self, action, fx=None):
+        # fx: a list to append the effects to and return (a controller reuses
+        # one); by default a new list.
+        a = self._validated(action)
+        name = a[0]
+        if fx is None:
+            fx = []
+        if name == "reroll":
+            self._do_reroll(a[1], fx)
+        elif name == "roll":
+            self._finish_roll(fx, a[1])
+        elif name == "draw_house":
             self._do_draw_house(a[1], fx)
         elif name == "draw_bj":
             self._do_draw_bj(a[1], fx)
         elif name == "die":
             self.pending.append(a[1])
             if len(self.pending) == len(self.rolling):
-                self._finish_roll(fx)
+                self._finish_roll(fx, tuple(self.pending))
         elif name == "begin":
             self._begin(fx)
         elif name == "handbook":
@@ -373,7 +503,7 @@ class BeetlejuiceGame:
         self._continue_deal(fx)
 
     def _continue_deal(self, fx):
-        if None in self.slots and self._house_candidates():
+        if None in self.slots and (self.house or self.under):
             self.phase = "deal"
             return
         after = self.after
@@ -433,7 +563,7 @@ class BeetlejuiceGame:
             self._begin(fx)
 
     def _begin(self, fx):
-        if self._count("replace"):
+        if self._count(REPLACE):
             old = [c for c in self.slots if c is not None]
             self.under.extend(old)
             self.slots = [None] * len(self.slots)
@@ -444,9 +574,17 @@ class BeetlejuiceGame:
 
     def _start_rolling(self, fx):
         n = self.n_dice()
-        self.dice = [""] * n
-        self.rolling = list(range(n))
-        self.pending = []
+        d = self.dice                   # the game's own lists, refilled in place
+        d.clear()
+        for _ in range(n):
+            d.append("")
+        t = _subset((1 << n) - 1)       # (0, 1, ..., n - 1), made once
+        r = self.rolling
+        r.clear()
+        r.extend(t)
+        self._rolled = t
+        if self.pending:
+            self.pending = []
         self.rolls = 0
         self.phase = "roll"
 
@@ -455,22 +593,35 @@ class BeetlejuiceGame:
             if self.dice[i] == BJ:
                 self.bjre = False
             self.dice[i] = ""
-        self.rolling = list(idx)
-        self.pending = []
+        r = self.rolling
+        r.clear()
+        r.extend(idx)
+        self._rolled = idx      # the same dice as a tuple, for the "rolled" effect
+        if self.pending:
+            self.pending = []
         self.phase = "roll"
 
-    def _finish_roll(self, fx):
-        for k in range(len(self.rolling)):
-            self.dice[self.rolling[k]] = self.pending[k]
-        fx.append(("rolled", tuple(self.rolling), tuple(self.pending)))
-        self.rolling = []
-        self.pending = []
+    def _finish_roll(self, fx, faces):
+        # faces: a tuple, one face per die in self.rolling
+        r = self.rolling
+        for k in range(len(r)):
+            self.dice[r[k]] = faces[k]
+        t = self._rolled
+        fx.append(("rolled", t if t is not None and len(t) == len(r) else tuple(r), faces))
+        self._rolled = None
+        r.clear()               # the game's own list (never handed out): no new one
+        if self.pending:
+            self.pending = []
         self.rolls += 1
         count = self.dice.count(BJ)
         if count >= self.threshold():
             self._bj_trigger(count, fx)
         else:
             self._to_decide(fx)
+
+    def can_reroll(self):
+        # A reroll is possible now (phase "decide").
+        return self.phase == "decide" and self._can_reroll()
 
     def _can_reroll(self):
         if not self.rolls_left():
@@ -482,11 +633,12 @@ class BeetlejuiceGame:
 
     def _to_decide(self, fx):
         self.phase = "decide"
-        if not self._can_reroll() and not self._handbook_actions():
+        if (not self._can_reroll() and not (self.books[self.cur] and not self.hb_used
+                                            and self.handbook_actions())):
             self._to_collect(fx)
 
     def _to_collect(self, fx):
-        if len(self.feasible_sets()) > 1:
+        if self._can_scare():
             self.phase = "collect"
         else:
             self._end_turn(fx)
@@ -515,9 +667,10 @@ class BeetlejuiceGame:
                     fx.append(("bj_discard", c))
                 self.held[self.cur] = []
             else:
-                acts = self._pass_actions()
-                if len(acts) == 1:
-                    self._do_pass(acts[0][1], acts[0][2], fx)
+                held = self.held[self.cur]
+                if len(held) == 1 and self.n == 2:
+                    # one card, one other player: the pass is forced
+                    self._do_pass(held[0], 1 - self.cur, fx)
                     return
                 self.phase = "pass"
                 return
@@ -647,24 +800,33 @@ class BeetlejuiceGame:
 
     # ---- persistence --------------------------------------------------------
 
+    def state_view(self):
+        # The state as saved: a dict owned by the game, refreshed in place on each
+        # call (no new dict), whose lists are the game's own (no copies). For a
+        # save: serialise it at once; never keep or change it.
+        v = self._view
+        if v is None:
+            v = self._view = {"v": STATE_VERSION}
+        for k in STATE_KEYS:
+            v[k] = getattr(self, k)
+        return v
+
     def to_dict(self):
-        return {
-            "v": STATE_VERSION, "names": list(self.names), "expert": self.expert,
-            "compare": self.compare, "house": list(self.house), "under": list(self.under),
-            "slots": list(self.slots), "bj_deck": list(self.bj_deck),
-            "bj_disc": list(self.bj_disc), "bj_up": self.bj_up, "three": self.three,
-            "one": self.one, "held": [list(h) for h in self.held],
-            "won": [list(w) for w in self.won], "books": [list(b) for b in self.books],
-            "bj_pile": list(self.bj_pile), "spent": list(self.spent), "cur": self.cur,
-            "turn": self.turn, "phase": self.phase, "after": self.after,
-            "ignored": self.ignored, "hb_used": self.hb_used, "rolls4": self.rolls4,
-            "bjre": self.bjre, "dice": list(self.dice), "rolling": list(self.rolling),
-            "pending": list(self.pending), "rolls": self.rolls, "result": self.result,
-            "winners": list(self.winners),
-        }
+        # An independent copy of the state (JSON-serialisable): state_view() with
+        # every list (and list of lists) copied.
+        v = self.state_view()
+        d = {}
+        for k in v:
+            x = v[k]
+            if isinstance(x, list):
+                x = [list(y) if isinstance(y, list) else y for y in x]
+            d[k] = x
+        return d
 
     @classmethod
     def from_dict(cls, config, d):
+        # The validation code is loaded only when a saved game is restored.
+        from rules.beetlejuice_state import load
         err = None
         try:
             return load(cls, config, d)
@@ -672,8 +834,16 @@ class BeetlejuiceGame:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             err = "bad saved state: %r" % (e,)
+        finally:
+            unload("rules.beetlejuice_state")     # a resume happens once per boot
         raise RuleError(err)
 
+
+
+# Scratch lists for auto_chance, one per number of dice rolled: a roll then
+# allocates only its tuple of faces. Made up front (a few hundred bytes), so the
+# heap does not creep up over the first games as rarer roll sizes turn up.
+_FACES = [[None] * k for k in range(9)]
 
 
 def auto_chance(game, rng):
@@ -682,32 +852,60 @@ def auto_chance(game, rng):
     if p == "roll":
         syms = game.cfg.symbols
         k = len(game.rolling) - len(game.pending)
-        faces = tuple([syms[rng.below(len(syms))] for _ in range(k)])
+        buf = _FACES[k] if k < len(_FACES) else [None] * k
+        for i in range(k):
+            buf[i] = syms[rng.below(len(syms))]
         if game.pending:
-            return ("die", faces[0])
-        return ("roll", faces)
-    if p == "deal" or p == "draw_bj":
-        acts = game.legal_actions()
-        return acts[rng.below(len(acts))]
+            return ("die", buf[0])
+        return ("roll", tuple(buf))
+    # A card from the candidates legal_actions() lists, without the list.
+    if p == "draw_bj":
+        return ("draw_bj", game.bj_deck[rng.below(len(game.bj_deck))])
+    if p == "deal":
+        if game.house:
+            return ("draw_house", game.house[rng.below(len(game.house))])
+        return ("draw_house", game.under[rng.below(1)])    # only the top known card
     raise RuleError("no chance pending in phase " + p)
 
 
+_LAST = [0, ()]         # reroll_for_keep's last answer: (dice mask, index tuple)
+
+
 def reroll_for_keep(game, keep):
-    # Dice to reroll when a player wants to keep the dice in `keep`: all other
-    # dice except Beetlejuice symbols (one of those goes back in the cup only
-    # with the Handbook). A reroll needs two dice, so kept dice are forced back
-    # in (highest index first) when too few remain. None if no reroll is possible.
+    # Dice to reroll when a player wants to keep the dice in `keep` (indexes, or
+    # a bit mask): all other dice except Beetlejuice symbols (one of those goes
+    # back in the cup only with the Handbook). A reroll needs two dice, so kept
+    # dice are forced back in (highest index first) when too few remain. None if
+    # no reroll is possible.
+    if not _is_int(keep):
+        m = 0
+        for i in keep:
+            m |= 1 << i
+        keep = m
     dice = game.dice
-    roll = [i for i in range(len(dice)) if i not in keep and dice[i] != BJ]
+    n = len(dice)
+    roll = 0
+    count = 0
+    for i in range(n):
+        if not keep >> i & 1 and dice[i] != BJ:
+            roll |= 1 << i
+            count += 1
     if game.bjre:
-        for i in range(len(dice)):
-            if i not in keep and dice[i] == BJ:
-                roll.append(i)
+        for i in range(n):
+            if not keep >> i & 1 and dice[i] == BJ:
+                roll |= 1 << i
+                count += 1
                 break
-    forced = [i for i in range(len(dice) - 1, -1, -1)
-              if i in keep and dice[i] != BJ]
-    while len(roll) < 2 and forced:
-        roll.append(forced.pop(0))
-    if len(roll) < 2:
+    i = n - 1
+    while count < 2 and i >= 0:
+        if keep >> i & 1 and dice[i] != BJ:
+            roll |= 1 << i
+            count += 1
+        i -= 1
+    if count < 2:
         return None
-    return tuple(sorted(roll))
+    if _LAST[0] != roll:
+        # the menus ask for the same reroll again and again: keep the last one
+        _LAST[1] = tuple([i for i in range(n) if roll >> i & 1])
+        _LAST[0] = roll
+    return _LAST[1]

@@ -1,124 +1,225 @@
 # Watch Out Beetlejuice: card data index and the scare check (pure, no I/O).
 # The JSON in data/beetlejuice.json is loaded by the caller and indexed here once.
+#
+# The cards are kept compact: one fixed-size record per card in a single bytes
+# object, in the order of the sorted id tuples `house_ids` + `bj_ids` (a card is
+# found by binary search: no index dict). The JSON dict can be dropped after
+# Config(): the 80 parsed card dicts took ~12 KB of heap, this takes ~4 KB, most
+# of it the id strings the game state refers to.
+#   record[0]  kind: K_HOUSE (Resident), K_HOUSE | K_BOOK (Handbook), K_BJ
+#   House      [1] points, [2] number of alternatives, then for each
+#              alternative one count per symbol (in `symbols` order)
+#   Beetlejuice [1] skulls, [2] effect (index in EFFECTS), [3] n (dice removed;
+#              1 when not given), [4] forbidden symbols (bit i: symbols[i])
+# `card` rebuilds the JSON-like dicts on first use, for host tools only.
 
-from rules.errors import RuleError
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
 BJ = "bj"
 EFFECTS = ("fewer_rolls", "remove_dice", "replace", "forbid", "banish4")
+FEWER_ROLLS = const(0)
+REMOVE_DICE = const(1)
+REPLACE = const(2)
+FORBID = const(3)
+BANISH4 = const(4)
+K_HOUSE = const(1)
+K_BOOK = const(2)
+K_BJ = const(4)
 
 
 def is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _num(d, k):
-    v = d[k]
-    if not is_int(v) or v < 0:
-        raise RuleError("config %s must be a non-negative int" % k)
-    return v
+def _find(ids, cid):
+    # Index of cid in the sorted tuple ids, or -1.
+    lo = 0
+    hi = len(ids)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if ids[mid] < cid:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < len(ids) and ids[lo] == cid else -1
+
+
+def unload(name):
+    # Forget a module that ran once (MicroPython then frees its bytecode; its
+    # names stay interned). Kept on CPython, where RAM does not matter.
+    import sys
+    if sys.implementation.name != "micropython":
+        return
+    sys.modules.pop(name, None)
+    pkg = sys.modules.get("rules")
+    short = name[len("rules."):]
+    if pkg is not None and hasattr(pkg, short):
+        delattr(pkg, short)
 
 
 class Config:
     # Indexes the JSON card data once; shared by every game built from it.
     def __init__(self, d):
-        if not isinstance(d, dict):
-            raise RuleError("config must be a dict")
-        err = None
-        try:
-            self.symbols = tuple(d["symbols"])
-            self.dice = _num(d, "dice")
-            self.min_dice = _num(d, "min_dice")
-            self.rolls = _num(d, "rolls")
-            self.handbook_rolls = _num(d, "handbook_rolls")
-            self.min_rolls = _num(d, "min_rolls")
-            self.summon_at = _num(d, "summon_at")
-            self.banish_at = _num(d, "banish_at")
-            self.banish_at_x4 = _num(d, "banish_at_x4")
-            self.slots = _num(d, "slots")
-            self.target = _num(d, "target")
-            self.expert_target = _num(d, "expert_target")
-            self.min_players = _num(d, "min_players")
-            self.max_players = _num(d, "max_players")
-            house = d["house"]
-            bjc = d["bj_cards"]
-        except KeyError as e:
-            err = "config lacks %s" % e
-        if err is not None:
-            raise RuleError(err)
-        if len(self.symbols) != 6 or BJ not in self.symbols:
-            raise RuleError("config needs six symbols including 'bj'")
-        if self.min_players < 1 or self.max_players < self.min_players:
-            raise RuleError("bad player limits")
-        self.names = d.get("symbol_names", {})
-        self.card = {}
-        self.house_ids = []
-        self.bj_ids = []
-        for c in house:
-            cid = c["id"]
-            need = []
-            for alt in c["need"]:
-                for s in alt:
-                    if s not in self.symbols or not is_int(alt[s]) or alt[s] < 1:
-                        raise RuleError("bad need on " + cid)
-                need.append(alt)
-            if not need or cid in self.card:
-                raise RuleError("bad house card " + str(cid))
-            self.card[cid] = {"id": cid, "points": int(c.get("points", 0)), "need": need,
-                              "handbook": bool(c.get("handbook", False))}
-            self.house_ids.append(cid)
-        for c in bjc:
-            cid = c["id"]
-            if cid in self.card or c["skulls"] not in (1, 2, 3) or c["effect"] not in EFFECTS:
-                raise RuleError("bad Beetlejuice card " + str(cid))
-            self.card[cid] = c
-            self.bj_ids.append(cid)
-        self.house_ids.sort()
-        self.bj_ids.sort()
+        from rules.beetlejuice_load import parse
+        p = parse(d)
+        unload("rules.beetlejuice_load")
+        self.symbols = p["symbols"]
+        self.names = p["names"]             # long symbol names (host tools)
+        self.dice = p["dice"]
+        self.min_dice = p["min_dice"]
+        self.rolls = p["rolls"]
+        self.handbook_rolls = p["handbook_rolls"]
+        self.min_rolls = p["min_rolls"]
+        self.summon_at = p["summon_at"]
+        self.banish_at = p["banish_at"]
+        self.banish_at_x4 = p["banish_at_x4"]
+        self.slots = p["slots"]
+        self.target = p["target"]
+        self.expert_target = p["expert_target"]
+        self.min_players = p["min_players"]
+        self.max_players = p["max_players"]
+        self.house_ids = p["house_ids"]     # sorted
+        self.bj_ids = p["bj_ids"]           # sorted
+        self.rec = p["rec"]                 # bytes per record
+        self.data = p["data"]               # the records
+        self._left = bytearray(len(self.symbols))   # scratch for sets_feasible
+        self._card = None
+
+    def _at(self, cid):
+        # Offset of the card's record in `data`, or -1. Binary search in the
+        # sorted id tuples (records are in the same order): no index dict.
+        if not isinstance(cid, str):
+            return -1
+        k = _find(self.house_ids, cid)
+        if k >= 0:
+            return k * self.rec
+        k = _find(self.bj_ids, cid)
+        if k >= 0:
+            return (len(self.house_ids) + k) * self.rec
+        return -1
+
+    def canon(self, cid):
+        # The config's own string for a card id (a restored game's lists then
+        # share it rather than hold copies); anything else unchanged.
+        o = self._at(cid)
+        if o < 0:
+            return cid
+        k = o // self.rec
+        nh = len(self.house_ids)
+        return self.house_ids[k] if k < nh else self.bj_ids[k - nh]
+
+    def _rec(self, cid):
+        o = self._at(cid)
+        if o < 0:
+            raise KeyError(cid)
+        return o
+
+    # ---- one card -----------------------------------------------------------
+
+    def _kind(self, cid):
+        o = self._at(cid)
+        return 0 if o < 0 else self.data[o]
 
     def is_house(self, cid):
-        return cid in self.card and "need" in self.card[cid]
+        return self._kind(cid) & K_HOUSE != 0
 
     def is_bj(self, cid):
-        return cid in self.card and "skulls" in self.card[cid]
+        return self._kind(cid) & K_BJ != 0
 
     def is_handbook(self, cid):
-        return self.is_house(cid) and self.card[cid]["handbook"]
+        return self._kind(cid) & K_BOOK != 0
 
     def is_resident(self, cid):
-        return self.is_house(cid) and not self.card[cid]["handbook"]
+        return self._kind(cid) & (K_HOUSE | K_BOOK) == K_HOUSE
 
     def skulls(self, cid):
-        return self.card[cid]["skulls"]
+        return self.data[self._rec(cid) + 1]
 
     def points(self, cid):
-        return self.card[cid]["points"]
+        return self.data[self._rec(cid) + 1]
+
+    def effect(self, cid):
+        return EFFECTS[self.data[self._rec(cid) + 2]]
+
+    def effect_count(self, cid, effect):
+        # How much Beetlejuice card `cid` adds to effect `effect` (an EFFECTS
+        # index): its n for that effect, else 0.
+        o = self._rec(cid)
+        d = self.data
+        return d[o + 3] if d[o + 2] == effect else 0
+
+    def forbid_mask(self, cid):
+        o = self._rec(cid)
+        d = self.data
+        return d[o + 4] if d[o + 2] == FORBID else 0
+
+    def symbol_mask(self, symbols):
+        m = 0
+        for s in symbols:
+            if s in self.symbols:
+                m |= 1 << self.symbols.index(s)
+        return m
+
+    def mask_symbols(self, m):
+        return [self.symbols[i] for i in range(len(self.symbols)) if m >> i & 1]
+
+    # ---- the JSON-like view (host tools; never used on the board) -----------
+
+    @property
+    def card(self):
+        if self._card is None:
+            from rules.beetlejuice_load import card_dicts
+            self._card = card_dicts(self)
+        return self._card
 
 
-def sets_feasible(cfg, cards, faces, forbidden):
-    # True when the dice `faces` can scare every card in `cards` at once, each
-    # die counting for one card only. Residents cannot use forbidden symbols;
-    # the Handbook is not a Resident and may use any symbol.
-    counts = {}
+def sets_feasible(cfg, cards, faces, forbidden, mask=-1):
+    # True when the dice `faces` can scare every card in `cards` at once (only
+    # the entries whose bit is set in `mask`; None entries are skipped), each die
+    # counting for one card only. Residents cannot use forbidden symbols (a list
+    # of symbols or a bit mask); the Handbook is not a Resident and may use any
+    # symbol. Allocates nothing when `forbidden` is a mask.
+    syms = cfg.symbols
+    left = cfg._left
+    for i in range(len(left)):
+        left[i] = 0
     for f in faces:
-        counts[f] = counts.get(f, 0) + 1
-    return _fits(cfg, cards, 0, counts, forbidden)
+        if f in syms:
+            left[syms.index(f)] += 1
+    if not isinstance(forbidden, int):
+        forbidden = cfg.symbol_mask(forbidden)
+    return _fits(cfg, cards, mask, 0, left, forbidden)
 
 
-def _fits(cfg, cards, k, left, forbidden):
-    if k == len(cards):
+def _fits(cfg, cards, mask, k, left, forb):
+    n = len(cards)
+    while k < n and (not mask >> k & 1 or cards[k] is None):
+        k += 1
+    if k == n:
         return True
-    c = cfg.card[cards[k]]
-    for alt in c["need"]:
+    d = cfg.data
+    o = cfg._rec(cards[k])
+    book = d[o] & K_BOOK
+    ns = len(left)
+    a = o + 3
+    for _ in range(d[o + 2]):
         ok = True
-        for s in alt:
-            if left.get(s, 0) < alt[s] or (not c["handbook"] and s in forbidden):
+        for s in range(ns):
+            c = d[a + s]
+            if c and (left[s] < c or (not book and forb >> s & 1)):
                 ok = False
                 break
-        if not ok:
-            continue
-        rest = dict(left)
-        for s in alt:
-            rest[s] -= alt[s]
-        if _fits(cfg, cards, k + 1, rest, forbidden):
-            return True
+        if ok:
+            for s in range(ns):
+                left[s] -= d[a + s]
+            fit = _fits(cfg, cards, mask, k + 1, left, forb)
+            for s in range(ns):
+                left[s] += d[a + s]
+            if fit:
+                return True
+        a += ns
     return False

@@ -1,10 +1,13 @@
 # Watch Out Beetlejuice: validation of saved states (from_dict). Every card must
 # be in exactly one zone that can hold it, and the phase must be consistent.
 
+# Imported by BeetlejuiceGame.from_dict only (a resumed game), so its code is
+# not resident while a game is simply played.
+
 from rules.errors import RuleError
+from rules.beetlejuice import STATE_VERSION
 from rules.beetlejuice_cards import is_int
 
-STATE_VERSION = 1
 PHASES = ("deal", "draw_bj", "prep", "roll", "decide", "collect", "pass", "over")
 AFTER = ("", "start", "begin", "roll", "decide")
 
@@ -23,13 +26,17 @@ def load(cls, config, d):
         if not isinstance(d[k], bool):
             raise RuleError("bad %s" % k)
 
+    canon = cfg.canon
+
     def strlist(v, what):
+        # A copy whose card ids are the config's own strings: the ids the JSON
+        # parser made (~2.5 KB for a full deck) are then dropped.
         if not isinstance(v, list):
             raise RuleError("bad " + what)
         for x in v:
             if not isinstance(x, str):
                 raise RuleError("bad " + what)
-        return list(v)
+        return [canon(x) for x in v]
 
     def per_player(v, what):
         if not isinstance(v, list) or len(v) != n:
@@ -44,12 +51,12 @@ def load(cls, config, d):
     for s in slots:
         if s is not None and not isinstance(s, str):
             raise RuleError("bad slots")
-    g.slots = list(slots)
+    g.slots = [None if s is None else canon(s) for s in slots]
     g.bj_deck = strlist(d["bj_deck"], "bj_deck")
     g.bj_disc = strlist(d["bj_disc"], "bj_disc")
     g.bj_up = d["bj_up"]
-    g.three = d["three"]
-    g.one = d["one"]
+    g.three = canon(d["three"]) if isinstance(d["three"], str) else d["three"]
+    g.one = canon(d["one"]) if isinstance(d["one"], str) else d["one"]
     g.held = per_player(d["held"], "held")
     g.won = per_player(d["won"], "won")
     g.books = per_player(d["books"], "books")
@@ -75,7 +82,7 @@ def load(cls, config, d):
     for c in g.spent:
         if not cfg.is_handbook(c):
             raise RuleError("only Handbooks are spent")
-    if sorted(house_seen) != cfg.house_ids:
+    if sorted(house_seen) != list(cfg.house_ids):
         raise RuleError("House cards missing or duplicated")
     bj_seen = g.bj_deck + g.bj_disc
     for p in range(n):
@@ -88,7 +95,7 @@ def load(cls, config, d):
         if not cfg.is_bj(g.one) or cfg.skulls(g.one) != 1:
             raise RuleError("bad 1-skull card")
         bj_seen.append(g.one)
-    if sorted(bj_seen) != cfg.bj_ids:
+    if sorted(bj_seen) != list(cfg.bj_ids):
         raise RuleError("Beetlejuice cards missing or duplicated")
     if not g.bj_up and (g.three is not None or g.one is not None
                         or [h for h in g.held if h]):
@@ -108,7 +115,7 @@ def load(cls, config, d):
     g.hb_used = d["hb_used"]
     g.rolls4 = d["rolls4"]
     g.bjre = d["bjre"]
-    g.ignored = d["ignored"]
+    g.ignored = canon(d["ignored"]) if isinstance(d["ignored"], str) else d["ignored"]
     if g.ignored is not None and g.ignored not in g.affecting():
         raise RuleError("ignored card does not affect the player")
     g.dice = strlist(d["dice"], "dice")
@@ -119,6 +126,7 @@ def load(cls, config, d):
     g.pending = strlist(d["pending"], "pending")
     if not isinstance(g.rolling, list):
         raise RuleError("bad rolling")
+    g.rolling = list(g.rolling)
     for i in g.rolling:
         if not is_int(i) or not 0 <= i < len(g.dice) or g.dice[i] != "":
             raise RuleError("bad rolling")

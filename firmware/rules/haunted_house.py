@@ -29,7 +29,7 @@
 #   ("final_score", p, total, last_round_total) ("game_over", (winners...))
 
 from rules.errors import RuleError, CHANCE
-from rules.haunted_house_cfg import HHConfig
+from rules.haunted_house_cfg import HHConfig, unload
 
 GAME = "haunted_house"
 STATE_VERSION = 1
@@ -39,6 +39,10 @@ TALLY = "round_end"
 OVER = "over"
 PHASES = (LAUNCH, FLIGHT, TALLY, OVER)
 LOSSES = ("hole", "off_table")
+# The saved state: "game", "v", then these attributes, in this order.
+STATE_KEYS = ("colours", "first", "round", "phase", "active", "turn_regular", "turn_launches",
+              "dice_left", "summoned", "due", "on_table", "entries", "monsters", "hits",
+              "rounds", "deck", "spots", "clues")
 
 
 def _is_int(x):
@@ -62,15 +66,16 @@ def _player_colours(cfg, players):
     return out
 
 
-def _check_deck(cfg, deck):
-    if not isinstance(deck, (list, tuple)):
-        raise RuleError("deck order must be a list")
-    for v in deck:
-        if not _is_int(v):
-            raise RuleError("deck values must be ints")
-    if sorted(deck) != cfg.deck_sorted:
-        raise RuleError("deck order is not a permutation of the clue deck")
-    return list(deck)
+def _copy(x):
+    # A copy of nested lists and dicts (their other values are immutable).
+    if isinstance(x, list):
+        return [_copy(y) for y in x]
+    if isinstance(x, dict):
+        d = {}
+        for k in x:
+            d[k] = _copy(x[k])
+        return d
+    return x
 
 
 class HauntedHouse:
@@ -89,8 +94,10 @@ class HauntedHouse:
             order = list(cfg.deck)
             rng.shuffle(order)
         else:
-            order = _check_deck(cfg, deck)
+            from rules.haunted_house_state import check_deck
+            order = check_deck(cfg, deck)
         self.cfg = cfg
+        self._view = None       # see state_view()
         self.colours = colours
         self.n = n
         self.first = start
@@ -152,18 +159,35 @@ class HauntedHouse:
         return list(self.clues[p])
 
     def score(self, p):
-        # Round points so far; clue points join once the game is over.
-        t = sum(self.round_totals(p))
+        # Round points so far; clue points join once the game is over. (Called
+        # on every LED frame: builds no lists.)
+        t = 0
+        for row in self.rounds:
+            t += row[p][0] + row[p][1]
         if self.phase == OVER:
-            t += self.clue_total(p)
+            for v in self.clues[p]:
+                t += v
+        return t
+
+    def final_score(self, p):
+        # Round points and clue points.
+        t = 0
+        for row in self.rounds:
+            t += row[p][0] + row[p][1]
+        for v in self.clues[p]:
+            t += v
         return t
 
     def final_scores(self):
-        return [sum(self.round_totals(p)) + self.clue_total(p) for p in range(self.n)]
+        return [self.final_score(p) for p in range(self.n)]
 
     def monsters_hit(self, p, rnd=None):
         r = self.round if rnd is None else rnd
         return list(self.hits[r - 1][p])
+
+    def has_hit(self, p, m):
+        # Player p hit monster m this round (no list made).
+        return m in self.hits[self.round - 1][p]
 
     def launched(self, p):
         return self.cfg.dice - self.dice_left[p] + self.summoned[p] - self.due[p]
@@ -175,34 +199,11 @@ class HauntedHouse:
         return self.cfg.mspot[m][self.monsters[m]]
 
     def legal_actions(self):
-        ph = self.phase
-        if ph == LAUNCH:
-            return [("launch",)]
-        if ph == FLIGHT:
-            out = [("monster_hit", m) for m in self.cfg.monsters]
-            for s in self.cfg.clue_spots:
-                if self.spots[s] is not None:
-                    out.append(("clue_taken", s))
-            for o in range(self.n):
-                if self.on_table[o] > 0:
-                    out.append(("circle", o))
-                    out.append(("hole", o))
-                    out.append(("off_table", o))
-            out.append(("end_turn",))
-            return out
-        if ph == TALLY:
-            out = []
-            for p in range(self.n):
-                if self.dice_to_enter(p) > 0:
-                    for f in range(1, self.cfg.faces + 1):
-                        out.append(("die_result", p, f))
-                        for r in self.cfg.realm_ids:
-                            out.append(("die_result", p, f, r))
-                    out.append(("die_lost", p))
-            if not out:
-                out.append(("score_round",))
-            return out
-        return []
+        # Every legal action, for hosts, bots and tests. The board never lists
+        # them (the sensors and the referee supply the actions), so the listing
+        # lives in a module loaded only when asked for.
+        from rules.haunted_house_host import legal_actions
+        return legal_actions(self)
 
     # ---- actions ---------------------------------------------------------
 
@@ -298,9 +299,14 @@ class HauntedHouse:
         self.monsters[m] = to
         got = self.hits[self.round - 1][p]
         if m not in got:
-            got.append(m)
             # Keep the list in the data's monster order (stable persistence).
-            self.hits[self.round - 1][p] = [x for x in self.cfg.monsters if x in got]
+            i = 0
+            for x in self.cfg.monsters:
+                if x == m:
+                    break
+                if x in got:
+                    i += 1
+            got.insert(i, m)
         spot = self.cfg.mspot[m][to]
         return [("monster_hit", p, m, len(got)), ("monster_moved", m, frm, to, spot),
                 ("clear_spot", spot)]
@@ -468,71 +474,37 @@ class HauntedHouse:
 
     # ---- persistence -----------------------------------------------------
 
+    def state_view(self):
+        # The state as saved: a dict owned by the game, refreshed in place on
+        # each call (no new dict), whose lists and dicts are the game's own (no
+        # copies). For a save: serialise it at once; never keep or change it.
+        v = self._view
+        if v is None:
+            v = self._view = {"game": GAME, "v": STATE_VERSION}
+        for k in STATE_KEYS:
+            v[k] = getattr(self, k)
+        return v
+
     def to_dict(self):
-        return {
-            "game": GAME,
-            "v": STATE_VERSION,
-            "colours": list(self.colours),
-            "first": self.first,
-            "round": self.round,
-            "phase": self.phase,
-            "active": self.active,
-            "turn_regular": self.turn_regular,
-            "turn_launches": self.turn_launches,
-            "dice_left": list(self.dice_left),
-            "summoned": list(self.summoned),
-            "due": list(self.due),
-            "on_table": list(self.on_table),
-            "entries": [[None if e is None else list(e) for e in es] for es in self.entries],
-            "monsters": dict(self.monsters),
-            "hits": [[list(h) for h in row] for row in self.hits],
-            "rounds": [[list(x) for x in row] for row in self.rounds],
-            "deck": list(self.deck),
-            "spots": dict(self.spots),
-            "clues": [list(c) for c in self.clues],
-        }
+        # An independent copy of the state (JSON-serialisable).
+        return _copy(self.state_view())
 
     def to_public_dict(self):
-        # Everything a spectator may see: clue values stay hidden until the end.
-        d = self.to_dict()
-        del d["deck"]
-        d["deck_left"] = len(self.deck)
-        spots = {}
-        for s in self.spots:
-            spots[s] = self.spots[s] is not None
-        d["spots"] = spots
-        d["clue_counts"] = [len(c) for c in self.clues]
-        if self.phase != OVER:
-            del d["clues"]
-        d["scores"] = [self.score(p) for p in range(self.n)]
-        d["winners"] = list(self.winners)
-        return d
+        # Everything a spectator may see (the host's "state"): in the state
+        # module, loaded for the call.
+        from rules.haunted_house_state import public_dict
+        try:
+            return public_dict(self)
+        finally:
+            unload("rules.haunted_house_state")
 
     @classmethod
     def from_dict(cls, config, d):
-        from rules.haunted_house_state import check_state
-        cfg = config if isinstance(config, HHConfig) else HHConfig(config)
-        check_state(cfg, d)
-        g = cls(cfg, d["colours"], deck=list(cfg.deck), start=d["first"])
-        g.round = d["round"]
-        g.phase = d["phase"]
-        g.active = d["active"]
-        g.turn_regular = d["turn_regular"]
-        g.turn_launches = d["turn_launches"]
-        g.dice_left = list(d["dice_left"])
-        g.summoned = list(d["summoned"])
-        g.due = list(d["due"])
-        g.on_table = list(d["on_table"])
-        g.entries = [[None if e is None else list(e) for e in es] for es in d["entries"]]
-        g.monsters = {}
-        for m in cfg.monsters:
-            g.monsters[m] = d["monsters"][m]
-        g.hits = [[list(h) for h in row] for row in d["hits"]]
-        g.rounds = [[list(x) for x in row] for row in d["rounds"]]
-        g.deck = list(d["deck"])
-        g.spots = {}
-        for s in cfg.clue_spots:
-            g.spots[s] = d["spots"][s]
-        g.clues = [list(c) for c in d["clues"]]
-        g.winners = g._compute_winners() if g.phase == OVER else []
-        return g
+        # Validates and rebuilds a saved game (once per boot: the checks are
+        # loaded for it and dropped again).
+        from rules.haunted_house_state import load
+        try:
+            return load(cls, config, d)
+        finally:
+            unload("rules.haunted_house_state")
+

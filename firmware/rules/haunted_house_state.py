@@ -1,6 +1,8 @@
 # Checks a saved Haunted House state before HauntedHouse.from_dict rebuilds it:
-# shapes, ranges and the cross-field invariants a real game always keeps.
-# Imported lazily (only when a state is loaded) to save RAM during play.
+# shapes, ranges and the cross-field invariants a real game always keeps; then
+# rebuilds it (load). Also a given deck order (check_deck) and the public view
+# of a game (public_dict). Imported lazily (a resume, a host's "state", a test
+# with a fixed deck) and dropped again on the board, to save RAM during play.
 
 from rules.errors import RuleError
 
@@ -150,3 +152,61 @@ def _check_clues(cfg, d, n):
         every += _ints(c, -1, 0, 1000, "clue value")
     if sorted(every) != cfg.deck_sorted:
         _fail("clues in deck, spots and hands do not make up the clue deck")
+
+
+def check_deck(cfg, deck):
+    if not isinstance(deck, (list, tuple)):
+        raise RuleError("deck order must be a list")
+    for v in deck:
+        if type(v) is not int:
+            raise RuleError("deck values must be ints")
+    if sorted(deck) != cfg.deck_sorted:
+        raise RuleError("deck order is not a permutation of the clue deck")
+    return list(deck)
+
+
+def load(cls, config, d):
+    # HauntedHouse.from_dict: a checked copy of the saved state d.
+    from rules.haunted_house_cfg import HHConfig
+    cfg = config if isinstance(config, HHConfig) else HHConfig(config)
+    check_state(cfg, d)
+    g = cls(cfg, d["colours"], deck=list(cfg.deck), start=d["first"])
+    g.round = d["round"]
+    g.phase = d["phase"]
+    g.active = d["active"]
+    g.turn_regular = d["turn_regular"]
+    g.turn_launches = d["turn_launches"]
+    g.dice_left = list(d["dice_left"])
+    g.summoned = list(d["summoned"])
+    g.due = list(d["due"])
+    g.on_table = list(d["on_table"])
+    g.entries = [[None if e is None else list(e) for e in es] for es in d["entries"]]
+    g.monsters = {}
+    for m in cfg.monsters:
+        g.monsters[m] = d["monsters"][m]
+    g.hits = [[list(h) for h in row] for row in d["hits"]]
+    g.rounds = [[list(x) for x in row] for row in d["rounds"]]
+    g.deck = list(d["deck"])
+    g.spots = {}
+    for s in cfg.clue_spots:
+        g.spots[s] = d["spots"][s]
+    g.clues = [list(c) for c in d["clues"]]
+    g.winners = g._compute_winners() if g.phase == "over" else []
+    return g
+
+
+def public_dict(g):
+    # Everything a spectator may see: clue values stay hidden until the end.
+    d = g.to_dict()
+    del d["deck"]
+    d["deck_left"] = len(g.deck)
+    spots = {}
+    for s in g.spots:
+        spots[s] = g.spots[s] is not None
+    d["spots"] = spots
+    d["clue_counts"] = [len(c) for c in g.clues]
+    if g.phase != "over":
+        del d["clues"]
+    d["scores"] = [g.score(p) for p in range(g.n)]
+    d["winners"] = list(g.winners)
+    return d

@@ -6,7 +6,10 @@
   package, except the top-level ``main.py`` and ``boot.py``, which MicroPython
   only runs automatically under those exact names (they are still compiled
   once, to catch syntax errors, but shipped as source);
-* ``*.json`` data files are copied unchanged (after checking they parse);
+* ``*.json`` data files are minified: parsed, then written back without
+  whitespace (``separators=(",", ":")``, UTF-8, key order kept), which the
+  firmware's ``json.load`` reads the same way; a file that does not parse
+  stops the build;
 * ``__pycache__``, ``tests``/``test`` folders, ``test_*.py`` and hidden files
   are left out; any other file is left out and listed in ``skipped``;
 * ``data/build.json`` is written with the build id, the hauntbox version and
@@ -81,7 +84,7 @@ class BuiltFile:
     path: str  # posix path relative to the output root (= path on the Pico)
     size: int
     sha256: str
-    kind: str  # "mpy", "py" (kept as source), "json" (copied) or "generated"
+    kind: str  # "mpy", "py" (kept as source), "json" (minified) or "generated"
     source: str | None = None  # posix path relative to firmware/, if any
 
     def manifest_entry(self) -> dict:
@@ -206,7 +209,7 @@ def compile_py(src: Path, rel: str, dst: Path) -> bytes:
 def collect_sources(src: Path) -> tuple[list[tuple[str, str]], list[str]]:
     """Walk ``src``; return ([(relpath, kind)], skipped relpaths), sorted.
 
-    kind is "mpy" (compile), "py" (ship as source) or "json" (copy).
+    kind is "mpy" (compile), "py" (ship as source) or "json" (minify).
     """
     todo: list[tuple[str, str]] = []
     skipped: list[str] = []
@@ -242,6 +245,21 @@ def available_games(src: Path | None = None) -> list[str]:
         elif p.is_dir():
             names.add(p.name)
     return sorted(names)
+
+
+def minify_json(data: bytes, rel: str) -> bytes:
+    """The JSON text ``data`` without whitespace (the same value, smaller on flash).
+
+    Raises BuildError naming ``rel`` (and the line) if it is not UTF-8 JSON.
+    """
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise BuildError(f"{rel}: not UTF-8 text ({exc.reason})") from None
+    except ValueError as exc:
+        line = getattr(exc, "lineno", "?")
+        raise BuildError(f"{rel}:{line}: invalid JSON: {exc}") from None
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def _sha256(data: bytes) -> str:
@@ -324,14 +342,7 @@ def build(
             rel, kind = item
             s = src / rel
             if kind == "json":
-                data = s.read_bytes()
-                try:
-                    json.loads(data.decode("utf-8"))
-                except UnicodeDecodeError as exc:
-                    raise BuildError(f"{rel}: not UTF-8 text ({exc.reason})") from None
-                except ValueError as exc:
-                    line = getattr(exc, "lineno", "?")
-                    raise BuildError(f"{rel}:{line}: invalid JSON: {exc}") from None
+                data = minify_json(s.read_bytes(), rel)
                 dest_rel = rel
                 (tmp / dest_rel).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / dest_rel).write_bytes(data)

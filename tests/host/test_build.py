@@ -68,7 +68,12 @@ def test_real_tree_every_py_becomes_mpy_except_main_and_boot(real_build):
         rel = p.relative_to(src).as_posix()
         if "__pycache__" in p.parts or "tests" in p.parts:
             continue
-        assert (real_build.out_dir / rel).read_bytes() == p.read_bytes()
+        # minified: the same value, no whitespace between tokens
+        shipped_json = (real_build.out_dir / rel).read_bytes()
+        assert json.loads(shipped_json) == json.loads(p.read_bytes()), rel
+        assert shipped_json == json.dumps(json.loads(p.read_bytes()), separators=(",", ":"),
+                                          ensure_ascii=False).encode(), rel
+        assert len(shipped_json) <= len(p.read_bytes()), rel
     assert not any("__pycache__" in p for p in shipped)
 
 
@@ -173,6 +178,22 @@ def test_compile_error_exits_non_zero(tmp_path, capsys):
     src = make_tree(tmp_path / "fw", {"games/bad.py": "def f(:\n"})
     assert hb.main(["--src", str(src), "--out", str(tmp_path / "out")]) == 1
     assert "games/bad.py:1" in capsys.readouterr().err
+
+
+def test_json_data_is_minified_with_sizes_and_hashes_of_what_ships(tmp_path):
+    text = '{\n  "z": [1, 2.5, {"b": true, "a": null}],\n  "name": "Café \\u00e9t\\u00e9",\n  "n": -3\n}\n'
+    src = make_tree(tmp_path / "fw", {**SMALL_TREE, "data/layout.json": text})
+    res = hb.build(src=src, out=tmp_path / "out")
+    shipped = (res.out_dir / "data/layout.json").read_bytes()
+    assert shipped == '{"z":[1,2.5,{"b":true,"a":null}],"name":"Café été","n":-3}'.encode()
+    assert json.loads(shipped) == json.loads(text)
+    assert list(json.loads(shipped)) == ["z", "name", "n"]            # key order kept
+    f = res.by_path()["data/layout.json"]
+    assert f.kind == "json" and f.size == len(shipped) < len(text.encode())
+    assert f.sha256 == hashlib.sha256(shipped).hexdigest()
+    manifest = hb.load_manifest(res.manifest_path)
+    assert {"path": "data/layout.json", "size": len(shipped), "sha256": f.sha256} in manifest["files"]
+    assert res.total == sum(x.size for x in res.files) + res.manifest_size
 
 
 def test_broken_json_names_the_file(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.beetlejuice import BEETLEJUICE, BeetlejuiceGame, auto_chance
+from rules.beetlejuice import BEETLEJUICE, BJ, BeetlejuiceGame, auto_chance
 from rules.errors import CHANCE, RuleError
 from rules.rng import Rng
 
@@ -184,3 +184,153 @@ def test_from_dict_refuses_non_dicts_and_bad_config():
         BeetlejuiceGame(dict(CFG, dice="8"), 2)
     with pytest.raises(RuleError):
         BeetlejuiceGame({k: v for k, v in CFG.items() if k != "bj_cards"}, 2)
+
+
+# ---- the checks the board relies on instead of listing every action -------------
+
+def candidate_actions(g):
+    """Every action of the right shape for any phase: legal ones and many illegal ones."""
+    cfg = g.cfg
+    cards = list(cfg.house_ids) + list(cfg.bj_ids)
+    out = [("begin",), ("stop",), ("die", "nope"), ("draw_house", "zz"), ("collect", (0, 0)),
+           ("collect", (5,)), ("collect", (2, 1)), ("pass", "b01", 9), ("pass", "b01", True),
+           ("handbook", "take", True), ("handbook", "take", 7), ("handbook", "ignore", None),
+           ("handbook",), ("handbook", "rolls4", 1), ("reroll",), ("reroll", (0, 1), 2)]
+    out += [("draw_house", c) for c in cards] + [("draw_bj", c) for c in cards]
+    out += [("die", s) for s in cfg.symbols]
+    for m in range(8):
+        out.append(("collect", tuple(i for i in range(3) if m >> i & 1)))
+    for c in cards:
+        out += [("pass", c, t) for t in range(-1, g.n + 1)]
+        out.append(("handbook", "ignore", c))
+    out += [("handbook", e) for e in ("rolls4", "summon", "banish", "reroll_bj", "zap")]
+    out += [("handbook", "take", i) for i in range(-1, 4)]
+    n = len(g.dice)
+    out += [("reroll", tuple(i for i in range(n) if m >> i & 1)) for m in range(1 << n)]
+    return out
+
+
+def test_how_to_play_is_legal_agrees_with_legal_actions_and_apply():
+    """How to Play / End of Turn: the engine answers "is this legal?" without building
+    the list (the board's keep prompt relies on it): the same answer as
+    legal_actions() for every action of every phase, rerolls aside, where it
+    accepts exactly what apply() accepts (any two or more dice that may be rerolled)."""
+    checked = [0, 0]
+
+    def reroll_ok(g, idx):
+        # How to Play: two dice or more, each once, no Beetlejuice symbol (one
+        # with the Handbook), while a roll is left.
+        if g.phase != "decide" or not g.rolls_left() or len(idx) < 2 or len(set(idx)) < len(idx):
+            return False
+        return sum(1 for i in idx if g.dice[i] == BJ) <= (1 if g.bjre else 0)
+
+    def visit(g, rng):
+        legal = g.legal_actions()
+        tried = False
+        for a in candidate_actions(g):
+            ok = g.is_legal(a)
+            if a[0] == "reroll":
+                assert ok == (len(a) == 2 and reroll_ok(g, a[1])), a
+                if a in legal:
+                    assert ok, a
+                if ok and not tried:            # and apply() agrees (on a copy)
+                    BeetlejuiceGame.from_dict(CFG, g.to_dict()).apply(a)
+                    tried = True
+                checked[1] += ok
+            else:
+                assert ok == (a in legal), (g.phase, a)
+                assert g._is_legal(a) == (a in legal), (g.phase, a)
+                checked[0] += 1
+        for a in legal:
+            assert g.is_legal(list(a)), a          # as JSON from a host: lists
+    for seed in range(1, 9):
+        random_game(seed, 1 + seed % 6, {"expert": seed % 4 == 0}, every=4, visit=visit)
+    assert checked[0] > 5000 and checked[1] > 300
+
+
+def test_setup_card_data_indexed_compactly_and_viewed_like_the_json():
+    """Components: the compact card records answer like the JSON they come from, and
+    the dict view for host tools rebuilds every card."""
+    from rules.beetlejuice_cards import Config
+    cfg = Config(CFG)
+    house = {c["id"]: c for c in CFG["house"]}
+    bjc = {c["id"]: c for c in CFG["bj_cards"]}
+    assert list(cfg.house_ids) == sorted(house) and list(cfg.bj_ids) == sorted(bjc)
+    for cid, c in house.items():
+        assert cfg.is_house(cid) and not cfg.is_bj(cid)
+        assert cfg.points(cid) == c["points"]
+        assert cfg.is_handbook(cid) == bool(c.get("handbook")) != cfg.is_resident(cid)
+        assert cfg.card[cid] == {"id": cid, "points": c["points"], "need": c["need"],
+                                 "handbook": bool(c.get("handbook"))}
+    for cid, c in bjc.items():
+        assert cfg.is_bj(cid) and not cfg.is_house(cid) and not cfg.is_resident(cid)
+        assert cfg.skulls(cid) == c["skulls"] and cfg.effect(cid) == c["effect"]
+        want = {k: v for k, v in c.items() if k in ("id", "skulls", "effect", "n", "symbols")}
+        assert cfg.card[cid] == want
+    for bad in ("zz", None, 3, ("r01",)):
+        assert not cfg.is_house(bad) and not cfg.is_bj(bad) and not cfg.is_resident(bad)
+    with pytest.raises(KeyError):
+        cfg.points("zz")
+    # refused data: a repeated id, a need on an unknown symbol, a bad effect
+    for broken in (
+        {**CFG, "bj_cards": CFG["bj_cards"] + [{"id": "r01", "skulls": 1, "effect": "replace"}]},
+        {**CFG, "house": CFG["house"][:-1] + [{"id": "x1", "points": 3, "need": [{"zebra": 3}]}]},
+        {**CFG, "bj_cards": [{"id": "b99", "skulls": 1, "effect": "tickle"}]},
+    ):
+        with pytest.raises(RuleError):
+            Config(broken)
+
+
+def test_state_view_is_the_saved_state_and_to_dict_an_independent_copy():
+    """Saving: state_view() holds what to_dict() holds (it is what a save writes) and
+    follows the game; to_dict() stays a copy that later play does not touch."""
+    def visit(g, rng):
+        d = g.to_dict()
+        assert g.state_view() == d and g.state_view() is g.state_view()
+        assert json.loads(json.dumps(g.state_view())) == json.loads(json.dumps(d))
+        snap = json.loads(json.dumps(d))
+        copy = BeetlejuiceGame.from_dict(CFG, g.to_dict())
+        if copy.to_act == CHANCE:
+            copy.apply(auto_chance(copy, Rng(1)))
+        else:
+            copy.apply(copy.legal_actions()[0])
+        assert d == snap                         # the copy taken before did not move
+    for seed in (3, 8, 21):
+        random_game(seed, 3, every=5, visit=visit)
+
+
+def test_how_to_play_reroll_for_keep_takes_a_mask_or_a_list():
+    """How to Play: the dice set aside may be given as indexes or as a bit mask."""
+    def visit(g, rng):
+        if g.phase != "decide":
+            return
+        for m in range(1 << len(g.dice)):
+            keep = [i for i in range(len(g.dice)) if m >> i & 1]
+            assert reroll_for_keep(g, m) == reroll_for_keep(g, keep)
+    from rules.beetlejuice import reroll_for_keep
+    for seed in (2, 5):
+        random_game(seed, 2, visit=visit)
+
+
+def test_setup_auto_chance_draws_what_the_listed_choice_would():
+    """Setup / Beetlejuice: the firmware draws a card from the candidates without
+    building the list: the same card as acts[rng.below(len(acts))]."""
+    for seed in range(1, 40):
+        g = BeetlejuiceGame(CFG, 2)
+        r1, r2 = Rng(seed), Rng(seed)
+        while g.phase == "deal":
+            acts = g.legal_actions()
+            want = acts[r2.below(len(acts))]
+            assert auto_chance(g, r1) == want
+            g.apply(want)
+        g = craft_phase_draw_bj(seed)
+        acts = g.legal_actions()
+        r1, r2 = Rng(seed), Rng(seed)
+        assert auto_chance(g, r1) == acts[r2.below(len(acts))]
+
+
+def craft_phase_draw_bj(seed):
+    g = BeetlejuiceGame(CFG, 2, Rng(seed))
+    d = g.to_dict()
+    d.update(bj_up=True, phase="draw_bj", rolling=[], dice=[], pending=[])
+    return BeetlejuiceGame.from_dict(CFG, d)

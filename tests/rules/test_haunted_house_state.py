@@ -46,6 +46,25 @@ def test_round_trip_every_step_through_json():
             _step_random(g, rng)
 
 
+def test_state_view_is_the_saved_state_and_to_dict_a_copy():
+    """Setup to Game End: state_view() (what the controller saves every turn, without
+    copying) holds exactly what to_dict() holds at every step, and a to_dict() taken
+    earlier is not changed by later play (a refused action is proved by comparing it)."""
+    for seed in (2, 5, 9):
+        rng = Rng(seed)
+        g = HauntedHouse(CFG, 1 + seed % 4, rng=rng)
+        taken = []
+        while not g.is_over():
+            d = g.to_dict()
+            assert g.state_view() == d and g.state_view() is g.state_view()
+            assert json.dumps(g.state_view()) == json.dumps(d)
+            taken.append((d, json.dumps(d)))
+            _step_random(g, rng)
+        for d, text in taken:
+            assert json.dumps(d) == text
+        assert g.state_view() == g.to_dict()
+
+
 def test_restored_game_plays_on_identically():
     """Round End / Game End: a game restored mid-round finishes exactly as the original."""
     rng_a = Rng(99)

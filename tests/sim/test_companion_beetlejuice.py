@@ -296,6 +296,55 @@ def test_end_of_turn_host_answers_the_keep_prompt_with_an_engine_action():
     check_finished(s, events, winner)
 
 
+def test_how_to_play_keep_prompt_lists_the_menu_and_takes_any_legal_reroll():
+    """How to Play: "reroll any or all of the dice": the keep prompt lists only what the
+    MENU offers (the reroll of the dice not set aside, stop, Handbook effects), yet a host
+    may answer with any reroll the rules allow; one die or a Beetlejuice die is refused."""
+    from rules.beetlejuice import BJ
+    s = CompanionSim(game="beetlejuice", players=2, seed=5)
+    events = []
+    s.app.bus.subscribe(events.append)
+    seen = {}
+
+    def host(ev):
+        c = s.controller
+        g = c.game
+        opts = ev[3]
+        if "done" in seen or not g.can_reroll():
+            return None
+        free = [i for i, f in enumerate(g.dice) if f != BJ]
+        if len(free) < 3:
+            return None
+        seen["done"] = True
+        seen["opts"] = list(opts)
+        assert opts[0][0] == "reroll" and ("stop",) in opts
+        assert all(a[0] in ("reroll", "stop", "handbook") for a in opts) and len(opts) <= 2 + 8
+        pick = (free[-1], free[0])                   # not listed: any order, any two dice
+        assert ("reroll", pick) not in list(opts) and ("reroll", pick) in opts
+        seen["one"] = c.decider.offer(["reroll", [free[0]]])
+        bj = [i for i, f in enumerate(g.dice) if f == BJ]
+        seen["bj"] = c.decider.offer(["reroll", [free[0], bj[0]]]) if bj else "skip"
+        seen["pick"] = pick
+        seen["ok"] = c.decider.offer(["reroll", list(pick)])
+        return None
+    orig = s.people.handle
+
+    def handle(ev):
+        if ev[0] == "prompt" and ev[1] == "keep" and ev[4] == 0 and "done" not in seen:
+            if host(ev) is None and "done" in seen:
+                return
+        orig(ev)
+    s.people.handle = handle
+    winner = s.run()
+    assert seen.get("done"), "no keep prompt with three free dice"
+    assert seen["one"] == "not one of the offered options"
+    assert seen["bj"] in ("skip", "not one of the offered options")
+    assert seen["ok"] is None
+    rolled = [e for e in kinds(events, "rolled") if e[1] == tuple(sorted(seen["pick"]))]
+    assert rolled, "the host's reroll was applied"
+    check_finished(s, events, winner)
+
+
 def test_end_of_turn_collect_prompt_offers_the_best_set_first():
     """End of Turn: collect the Residents scared; ROLL at once takes the most points."""
     s = CompanionSim(game="beetlejuice", players=3, seed=2)

@@ -203,6 +203,9 @@ def test_scoreboard_number_encoding():
         def monsters_hit(self, p):
             return ["bob"] if p == 2 else []
 
+        def has_hit(self, p, m):
+            return m in self.monsters_hit(p)
+
         def monster_spot(self, m):
             return m + "_top"
     for scores in ([0, 7, 40, 99], [123, 250, 10, 1]):

@@ -114,3 +114,28 @@ def test_build_modules_import_and_frames_match_cpython():
     assert first != last
     # After round 1 the seat LEDs and the scores changed; the round LEDs moved on.
     assert last[97] == [255, 255, 255] and last[96] != [0, 0, 0]
+
+
+def test_board_controller_plays_whole_games_in_the_vm_on_chip_models():
+    """Setup to Game End on the board path in MicroPython: the controller's turn steps
+    (sim/bench_vm_haunted.py) with the MCP23017 driver on register-level chip models
+    (sim/mpfakes/mcp23017_model.py), the INT lines on the recorders, the table's
+    decoding and the turn window play whole games; the hard IRQ handlers (INT
+    recorders, buttons) allocate nothing."""
+    import tempfile
+    from pathlib import Path
+
+    from hauntbox.build import build
+
+    root = Path(__file__).resolve().parents[2]
+    fw = build(out=Path(tempfile.mkdtemp(prefix="hauntbox-hh-")) / "fw").out_dir
+    steps = ["load()", "setup(3)"] + ["measured_turn()"] * 80
+    steps += ["next_game(0)", "sample(2)", "finish(2)"]
+    code = (root / "sim/bench_vm_haunted.py").read_text() + "".join("\n#--- step\n" + s for s in steps)
+    r = json.loads(run_micropython(code, mounts={"/lib": root / "sim/mpfakes"}, firmware=fw,
+                                   timeout=600).strip().splitlines()[-1])
+    assert r["turns"] >= 40 and r["launches"] >= 2 * 40
+    assert r["events"] > r["launches"] // 2          # hits, clues, holes... were credited
+    assert r["saves"] >= r["turns"]
+    assert r["irq_handlers"] == 6 and r["irq_failures"] == []   # 2 INT lines + 4 buttons
+    assert r["led_writes"] > 0
