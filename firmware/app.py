@@ -35,7 +35,6 @@ class App:
         if self.settings.problem:
             self.bus.publish(("fault", "config", self.settings.problem))
         self.rng = Rng(seed if seed is not None else default_seed())
-        self.boards = {}
         self.controller = None
         self.tasks = []
         self._play = None
@@ -58,11 +57,9 @@ class App:
             return json.load(f)
 
     def open_board(self, build):
-        b = self.boards.get(build)
-        if b is None:
-            b = Board(load_pinmap(build, self.root))
-            self.boards[build] = b
-        return b
+        # Not cached: builds read the pin map while they are constructed, so
+        # after that it is garbage rather than a few KB held for the whole game.
+        return Board(load_pinmap(build, self.root))
 
     def load_game(self, name):
         self.controller = create_controller(name, self)
