@@ -46,7 +46,6 @@ class RollerController:
         self.die_show_ms = 400
         self.faults = 0
         self.turns = 0
-        self.paused = False
         self.led_fault = False
         self.quiet = None            # rotations in a row without a ball, per staircase
         self.suspect = ()            # staircases whose beam looks dead (no emitter test)

@@ -176,10 +176,8 @@ class TowerModel:
 
     def _boundary(self) -> None:
         step = 360.0 / self.cfg.notches
-        half = self.cfg.notch_window_deg / 2
         a = self._now_angle()
         nearest = round(a / step)
-        inside = abs(a - nearest * step) < half + 1e-6
         # Moving forward, the window is entered at its low edge, left at its high edge.
         entering = (a < nearest * step) == (self.speed > 0)
         if entering and not self.at_notch:
@@ -192,7 +190,6 @@ class TowerModel:
         elif not entering and self.at_notch:
             self.at_notch = False
             self._switch(False)
-        del inside
 
     def _switch(self, closed: bool) -> None:
         if self.faults.dead_notch:
