@@ -1,13 +1,13 @@
 # Runs INSIDE the MicroPython VM (benchmark): heap and allocation figures of the
-# dice companion firmware (Watch Out Beetlejuice, Super-Skill Pinball in both
-# modes), compiled to .mpy, playing through the real controller path (rules,
+# dice companion firmware (Watch Out Beetlejuice, Super-Skill Pinball),
+# compiled to .mpy, playing through the real controller path (rules,
 # events, button-state updates, the LED matrix, a save after every turn).
 # The host calls these functions in separate steps ("#--- step" lines, separate
 # runPython calls), because this VM only reclaims memory between calls:
 #   load()
 #   setup(game, seed, players, mode)   game "beetlejuice" | "superskill";
 #                                      mode: beetlejuice "firmware"|"enter" cards,
-#                                      superskill "companion"|"engine"
+#                                      superskill "companion" (its only mode)
 #   measured_turn()   x N              one turn (Beetlejuice: one player's turn;
 #                                      Super-Skill: one roll, everybody's moves)
 #   next_game(i)      x G-1            a whole further game, unmeasured
@@ -69,8 +69,6 @@ def setup(game, seed, players, mode):
     R["mode"] = mode
     if game == "beetlejuice":
         c.defaults["cards"] = mode
-    else:
-        c.defaults["mode"] = mode
     c.new_game(players, 0)
     S["r"] = Rng(seed + 1)
     if game == "beetlejuice":
@@ -117,7 +115,7 @@ def _ss_step(c, g, r):
     if g.to_act == -1:
         return c._apply(c.roll())
     acts = g.legal_actions()
-    if c.mode == "companion" and g.phase == "report":
+    if g.phase == "report":
         # Mostly "next"; now and then a report.
         k = r.below(8)
         return c._apply(acts[0] if k or len(acts) == 1 else acts[1 + r.below(len(acts) - 1)])

@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="only print the result")
     p.add_argument("--view", action="store_true", help="draw the board after every turn")
     p.add_argument("--state-dir", help="where the board keeps its saved game (default: temporary)")
-    p.add_argument("--mode", help="beetlejuice: cards firmware|enter; superskill: companion|engine")
+    p.add_argument("--mode", help="beetlejuice: who draws the cards, firmware|enter")
     p.add_argument("--bot", action="append", help="companion bot per seat (repeat; cycles): "
                    "beetlejuice heuristic|random, superskill lookahead|greedy|random")
     return p

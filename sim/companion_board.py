@@ -10,12 +10,11 @@ table do:
   turns the decision into presses (cursor moves, keep toggles, MENU, ROLL).
   With ``cards="enter"`` a person draws a real card (chosen at random here)
   and enters it with LEFT/RIGHT/ROLL.
-* Super-Skill Pinball, companion mode: the players' score sheets are a
+* Super-Skill Pinball: the players' score sheets are a
   "paper" game (``rules.superskill`` engine run by the simulator, not by the
   firmware) played by ``hauntbox.bots_superskill`` policies on the dice the
   firmware shows; the players report what the firmware cannot see (a round
   over, a Nudge amount) with the buttons, and enter the winner at the end.
-  In engine mode the policies answer the firmware's own prompts.
 """
 from __future__ import annotations
 
@@ -189,7 +188,7 @@ class SuperSkillPlayers(CompanionPlayers):
 
     def handle(self, ev: tuple) -> None:
         c = self.app.controller
-        if c.mode == "companion" and ev[0] == "roll" and self.paper is not None:
+        if ev[0] == "roll" and self.paper is not None:
             self.paper_roll(ev[1], ev[2])
             return
         if ev[0] != "prompt" or ev[4] != 0:
@@ -254,7 +253,11 @@ class CompanionSim:
         self.pinmap = load_pinmap()
         self.app = firmware_app.App(root=str(FIRMWARE) + "/", state_root=self.state_dir,
                                     settings=self.settings, seed=self.seed, game=self.game)
-        self.app.controller.defaults.update(self.options)
+        if self.options:
+            defaults = getattr(self.app.controller, "defaults", None)
+            if defaults is None:
+                raise ValueError(f"{self.game} takes no game options")
+            defaults.update(self.options)
         pol = self.policies or DEFAULT_POLICIES[self.game]
         cls = BeetlejuicePlayers if self.game == "beetlejuice" else SuperSkillPlayers
         self.people = cls(self.app, self.pinmap, pol, self.seed, think_ms=self.think_ms,
@@ -323,12 +326,14 @@ def run_cli(args: Any) -> int:
     options: dict[str, Any] = {}
     mode = getattr(args, "mode", None)
     if mode:
-        key, allowed = (("cards", ("firmware", "enter")) if game == "beetlejuice"
-                        else ("mode", ("companion", "engine")))
-        if mode not in allowed:
-            print(f"hauntbox sim: --mode must be {' or '.join(allowed)} for {game}", file=sys.stderr)
+        if game != "beetlejuice":
+            print(f"hauntbox sim: --mode is for beetlejuice (cards firmware|enter); {game} has none",
+                  file=sys.stderr)
             return 2
-        options[key] = mode
+        if mode not in ("firmware", "enter"):
+            print("hauntbox sim: --mode must be firmware or enter for beetlejuice", file=sys.stderr)
+            return 2
+        options["cards"] = mode
     policies = None
     if getattr(args, "bot", None):
         policies = list(args.bot)
@@ -345,8 +350,7 @@ def run_cli(args: Any) -> int:
         if game == "beetlejuice":
             s.app.bus.subscribe(BeetlejuiceLog(s.colours, c.cfg, clock_s=s.sim_seconds))
         else:
-            s.app.bus.subscribe(SuperSkillLog(s.colours, clock_s=s.sim_seconds,
-                                              verbose=options.get("mode") == "engine"))
+            s.app.bus.subscribe(SuperSkillLog(s.colours, clock_s=s.sim_seconds))
     winner = s.run()
     wall = time.monotonic() - t0
     g = c.game
@@ -360,7 +364,7 @@ def run_cli(args: Any) -> int:
     else:
         who = s.colours[winner] if winner is not None else "shared"
         extra = ""
-        if c.mode == "companion" and s.people.paper is not None:
+        if s.people.paper is not None:
             extra = " (paper: " + ", ".join(f"{s.colours[p]} {ps.stars} stars"
                                             for p, ps in enumerate(s.people.paper.players)) + ")"
         print(f"Winner: {who} after {g.roll_no} rolls{extra}; {s.people.presses} button presses, "

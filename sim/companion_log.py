@@ -99,9 +99,8 @@ class BeetlejuiceLog(_Log):
 
 class SuperSkillLog(_Log):
     def __init__(self, colours: list[str], out: Callable[[str], None] = print,
-                 clock_s: Callable[[], float] | None = None, verbose: bool = False) -> None:
+                 clock_s: Callable[[], float] | None = None) -> None:
         super().__init__(colours, out, clock_s)
-        self.verbose = verbose
         self.rolls = 0
 
     def __call__(self, ev: tuple) -> None:
@@ -115,8 +114,7 @@ class SuperSkillLog(_Log):
             self.rolls += 1
             self.emit(f"Roll {self.rolls}: {ev[1]} and {ev[2]}")
         elif k == "nudge":
-            amt = ev[2] if len(ev) == 3 else ev[4]
-            self.emit(f"  {n(ev[1])} nudges (amount {amt}): tilt warning on")
+            self.emit(f"  {n(ev[1])} nudges (amount {ev[2]}): tilt warning on")
         elif k == "tilt":
             self.emit(f"  {n(ev[1])} TILTS: difference {ev[3]} is below the Nudge amount {ev[2]}")
         elif k == "nudge_clear":
@@ -134,14 +132,3 @@ class SuperSkillLog(_Log):
             self.emit(f"  FAULT {ev[1]}: {ev[2]}")
         elif k == "rejected":
             self.emit(f"  rejected {ev[1]}: {ev[2]}")
-        elif self.verbose:
-            if k == "fill":
-                self.emit(f"  {n(ev[1])} fills {ev[3]}[{ev[4]}] with {ev[5]}")
-            elif k == "stars":
-                self.emit(f"  {n(ev[1])} +{ev[2]} stars ({ev[3]})")
-            elif k == "ball_lost":
-                self.emit(f"  {n(ev[1])} loses ball {ev[2]} ({ev[3]})")
-            elif k == "bonus":
-                self.emit(f"  {n(ev[1])} takes bonus {ev[3]}")
-            elif k == "multiball":
-                self.emit(f"  {n(ev[1])} starts Multiball")

@@ -17,7 +17,6 @@ SCHEMA = {
     "servo.type": ("str", ("continuous", "ratchet")),
     "quiet_ms": ("int", 100, 10000),
     "beetlejuice.cards": ("str", ("firmware", "enter")),
-    "superskill.mode": ("str", ("companion", "engine")),
 }
 
 def check(key, value):

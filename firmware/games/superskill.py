@@ -1,21 +1,23 @@
 # Star Trek: Super-Skill Pinball companion: the firmware rolls the two shared
 # dice for the group, shows them as pips on the LED matrix, keeps each player's
-# round and warns about a pending tilt. Two modes (option "mode"):
+# round and warns about a pending tilt. The score sheets stay on paper. After
+# each roll the players report only what the firmware cannot see (prompt
+# "report"):
+#   ROLL                   nothing (more) to report: roll the next dice
+#   LEFT / RIGHT           select a player (their seat LED turns white)
+#   MENU                   cycle the report for the selected player:
+#                          round over, Nudge 1..5, nothing
+#   ROLL (player selected) enter that report
+# A written Nudge amount is compared with the next roll's difference: a
+# smaller difference is a tilt (the round ends for that player, as the
+# rulebook's Tilting section says); the LEDs show orange while a Nudge is
+# pending and red on the roll that tilted. At the end the players enter the
+# winner from their sheets (prompt "result").
 #
-#   "companion" (default): the score sheets stay on paper. After each roll the
-#     players report only what the firmware cannot see (prompt "report"):
-#       ROLL                   nothing (more) to report: roll the next dice
-#       LEFT / RIGHT           select a player (their seat LED turns white)
-#       MENU                   cycle the report for the selected player:
-#                              round over, Nudge 1..5, nothing
-#       ROLL (player selected) enter that report
-#     A written Nudge amount is compared with the next roll's difference: a
-#     smaller difference is a tilt (the round ends for that player, as the
-#     rulebook's Tilting section says); the LEDs show orange while a Nudge is
-#     pending and red on the roll that tilted. At the end the players enter
-#     the winner from their sheets (prompt "result").
-#   "engine": the firmware plays the whole game in rules/superskill with every
-#     choice asked through games.decide.Decider (LEFT/RIGHT/ROLL, or the host).
+# The full rule engine (rules/superskill) is not run here: with its modules
+# and a table it needs about 100 KB of heap, beyond the 64 KB a game may use
+# on the Pico (docs/performance.md). It runs on the host (`hauntbox play
+# superskill`).
 #
 # The game is saved after every completed roll (all players have moved).
 
@@ -23,11 +25,10 @@ from rules.errors import CHANCE, RuleError
 from devices.panel import LEFT, MENU, RIGHT, ROLL
 from devices.companion_build import close_prompt, next_input, open_prompt
 from devices.dice_display import (AMBER, DIM_WHITE, MAGENTA, ORANGE, PIPS, PLAYER_COLOURS, RED,
-                                  WHITE, YELLOW, dim)
+                                  WHITE, dim)
 
 SAVE_NAME = "superskill"
 COLOURS = ["red", "blue", "green", "yellow"]
-MODES = ("companion", "engine")
 TABLE = "data/superskill/starfleet_academy.json"
 FACES = 6
 
@@ -276,8 +277,7 @@ class Tracker:
 
 # The picture on the 8x8 matrix (devices/dice_display.Matrix, x = column from
 # the left, y = row from the top; see docs/companion.md):
-#   rows 0..2    die A as pips in x 0..2, die B in x 5..7 (white; yellow = the
-#                die used by the highlighted choice of a full-engine prompt)
+#   rows 0..2    die A as pips in x 0..2, die B in x 5..7 (white)
 #   row 3        orange: a Nudge amount is written, the next roll may tilt;
 #                red: somebody tilted on this roll. While a report is being
 #                entered: magenta = "round over", k amber LEDs = Nudge amount k
@@ -293,14 +293,14 @@ class SuperSkillDisplay:
         self.dim_seat = [dim(c) for c in self.seat]
 
     def render(self, g, ui):
-        # g: Tracker or SuperSkillGame (players[p].round/done/namt/nudges, dice);
-        # ui: the controller (tilted mask, seat, item, used_die).
+        # g: the Tracker (players[p].round/done/namt/nudges, dice);
+        # ui: the controller (tilted mask, seat, item).
         m = self.m
         m.clear()
         dice = g.dice
         if dice is not None:
-            self._die(0, dice[0], YELLOW if ui.used_die == 0 else WHITE)
-            self._die(5, dice[1], YELLOW if ui.used_die == 1 else WHITE)
+            self._die(0, dice[0], WHITE)
+            self._die(5, dice[1], WHITE)
         players = g.players
         n = len(players)
         pending = False
@@ -357,9 +357,6 @@ def create(app):
     c = SuperSkillController(app, display, Decider(build.panel, app.bus), app.bus, app.store,
                              app.rng)
     c.build = build
-    mode = app.settings.get("superskill.mode")
-    if mode in MODES:
-        c.defaults["mode"] = mode
     return c
 
 
@@ -378,10 +375,8 @@ class SuperSkillController:
         self.store = store
         self.rng = rng
         self.colours = COLOURS
-        self.defaults = {"mode": "companion"}
-        self.mode = "companion"
+        self.mode = "companion"     # reported in public_state and saves (format 1)
         self.game = None
-        self.table = None       # rules.superskill Table, loaded for the engine mode only
         self.turns = 0
         self.faults = 0
         self.led_fault = False
@@ -390,7 +385,6 @@ class SuperSkillController:
         self.tilted = 0         # bit p: player p tilted on this roll
         self.seat = -1          # player selected for a report
         self.item = None        # report being chosen for that player
-        self.used_die = -1      # die used by the highlighted engine choice
         decider.on_highlight = self._highlight
 
     # ---- setup -----------------------------------------------------------
@@ -403,34 +397,18 @@ class SuperSkillController:
             return None
         return {"mode": self.mode, "game": self.game.to_dict()}
 
-    def _table(self):
-        if self.table is None:
-            from rules.superskill import Table
-            self.table = Table(self.app.read_json(TABLE))
-        return self.table
-
     def _companion_limits(self):
         d = self.app.read_json(TABLE)
         return d.get("rounds", 3), d.get("nudge_boxes", 3)
 
     def new_game(self, players, start=0, options=None):
-        opts = dict(self.defaults)
-        if options:
-            for k in options:
-                opts[k] = options[k]
-        mode = opts.get("mode")
-        if mode not in MODES:
-            # A bad option from the host must not stop the board: default, reported.
-            self.bus.publish(("fault", "options", "mode must be companion or engine"))
-            mode = "companion"
-        if mode == "engine":
-            from rules.superskill import SuperSkillGame
-            g = SuperSkillGame(self._table(), players)
-        else:
-            rounds, boxes = self._companion_limits()
-            g = Tracker(players, rounds, boxes)
-        self.mode = mode
-        self.game = g
+        if options and options.get("mode", "companion") != "companion":
+            # A bad option from the host must not stop the board: reported, and
+            # the companion started.
+            self.bus.publish(("fault", "options", "the board runs Super-Skill as a companion "
+                              "only; play the full rules on the host: hauntbox play superskill"))
+        rounds, boxes = self._companion_limits()
+        self.game = Tracker(players, rounds, boxes)
         self._reset_ui()
         self.rolled = False
         self.bus.publish(("game", "superskill", players, 0))
@@ -438,19 +416,15 @@ class SuperSkillController:
         self.render()
 
     def resume(self, saved):
-        mode = saved.get("mode")
-        if mode == "engine":
-            from rules.superskill import SuperSkillGame
-            g = SuperSkillGame.from_dict(self._table(), saved.get("game"))
-        elif mode == "companion":
-            g = Tracker.from_dict(saved.get("game"))
-        else:
-            raise RuleError("bad mode")
+        if saved.get("mode") != "companion":
+            # e.g. a game of the full-engine mode that earlier firmware ran on the
+            # board: the app sets the file aside (kept) and starts a new game.
+            raise RuleError("saved game is not a companion game")
+        g = Tracker.from_dict(saved.get("game"))
         rng_state = saved.get("rng")
         if isinstance(rng_state, dict):
             from rules.rng import Rng
             self.rng = Rng.from_dict(rng_state)
-        self.mode = mode
         self.game = g
         self._reset_ui()
         self.rolled = False
@@ -467,7 +441,6 @@ class SuperSkillController:
         self.tilted = 0
         self.seat = -1
         self.item = None
-        self.used_die = -1
 
     def render(self):
         if self.game is None:
@@ -485,7 +458,7 @@ class SuperSkillController:
             self.bus.publish(("fault", "leds_ok", None))
 
     def _highlight(self, option):
-        self.used_die = option[2] if option is not None and option[0] == "fill" else -1
+        # The "result" prompt: the highlighted winner's seat LED turns white.
         if option is not None and option[0] == "winner":
             self.seat = option[1]
         self.render()
@@ -538,7 +511,7 @@ class SuperSkillController:
             self.rolled = False
             self._apply(self.roll())
             return
-        if self.mode == "companion" and g.phase == "report":
+        if g.phase == "report":
             a = await self.report()
             if a == ("next",):
                 self.rolled = True
@@ -551,7 +524,6 @@ class SuperSkillController:
         try:
             a = await d.ask(g.phase, g.to_act, acts)
         finally:
-            self.used_die = -1
             self.seat = -1
         self._apply(a)
 

@@ -11,7 +11,9 @@
   firmware's ``json.load`` reads the same way; a file that does not parse
   stops the build;
 * ``__pycache__``, ``tests``/``test`` folders, ``test_*.py`` and hidden files
-  are left out; any other file is left out and listed in ``skipped``;
+  are left out, and so is the host-only code (``HOST_ONLY``: the Super-Skill
+  Pinball rule engine and the tables the board does not read); any other file
+  is left out and listed in ``skipped``;
 * ``data/build.json`` is written with the build id, the hauntbox version and
   (optionally) the chosen game; the firmware's hello answer reports it;
 * ``manifest.json`` lists every shipped file with its size and sha256, plus
@@ -70,6 +72,20 @@ BUILD_INFO_PATH = "data/build.json"
 MANIFEST_NAME = "manifest.json"
 
 _SKIP_DIRS = frozenset({"__pycache__", "tests", "test"})
+#: Paths under firmware/ (a folder ends with "/") that the board never imports.
+#: The Super-Skill Pinball rule engine needs about 100 KB of heap with a table,
+#: beyond the 64 KB a game may use on the Pico (docs/performance.md), so it runs
+#: on the host (`hauntbox play superskill`); the board's companion reads only
+#: data/superskill/starfleet_academy.json. Shipping the rest would only cost
+#: flash space and flashing time. The code stays MicroPython-clean (it is
+#: compiled and run in the VM by the tests).
+HOST_ONLY = ("rules/superskill/", "data/superskill/borg_attack.json",
+             "data/superskill/lower_decks.json", "data/superskill/tribbles.json")
+
+
+def host_only(rel: str) -> bool:
+    """True if the firmware file ``rel`` (posix, relative) is not shipped to the board."""
+    return any(rel.startswith(h) if h.endswith("/") else rel == h for h in HOST_ONLY)
 _GAME_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -217,7 +233,7 @@ def collect_sources(src: Path) -> tuple[list[tuple[str, str]], list[str]]:
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
         for name in sorted(files):
             rel = Path(root, name).relative_to(src).as_posix()
-            if name.startswith(".") or name.endswith((".pyc", ".pyo")):
+            if name.startswith(".") or name.endswith((".pyc", ".pyo")) or host_only(rel):
                 continue
             if name.endswith(".py"):
                 if name.startswith("test_"):

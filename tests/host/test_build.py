@@ -58,7 +58,9 @@ def test_real_tree_every_py_becomes_mpy_except_main_and_boot(real_build):
     ]
     assert sources, "the firmware tree has Python files"
     for rel in sources:
-        if rel in ("main.py", "boot.py"):
+        if hb.host_only(rel):
+            assert rel[:-3] + ".mpy" not in shipped and rel not in shipped, rel
+        elif rel in ("main.py", "boot.py"):
             assert rel in shipped
             assert (real_build.out_dir / rel).read_bytes() == (src / rel).read_bytes()
         else:
@@ -68,6 +70,9 @@ def test_real_tree_every_py_becomes_mpy_except_main_and_boot(real_build):
         rel = p.relative_to(src).as_posix()
         if "__pycache__" in p.parts or "tests" in p.parts:
             continue
+        if hb.host_only(rel):
+            assert not (real_build.out_dir / rel).exists(), rel
+            continue
         # minified: the same value, no whitespace between tokens
         shipped_json = (real_build.out_dir / rel).read_bytes()
         assert json.loads(shipped_json) == json.loads(p.read_bytes()), rel
@@ -75,6 +80,18 @@ def test_real_tree_every_py_becomes_mpy_except_main_and_boot(real_build):
                                           ensure_ascii=False).encode(), rel
         assert len(shipped_json) <= len(p.read_bytes()), rel
     assert not any("__pycache__" in p for p in shipped)
+
+
+def test_host_only_code_stays_off_the_board(real_build):
+    """The Super-Skill engine runs on the host; the board's companion keeps its one
+    table file. Everything the board imports is still there (the VM tests run the
+    games from this build)."""
+    shipped = {f.path for f in real_build.files}
+    assert not [p for p in shipped if p.startswith("rules/superskill/")]
+    assert [p for p in shipped if p.startswith("data/superskill/")] == [
+        "data/superskill/starfleet_academy.json"]
+    assert "games/superskill.mpy" in shipped and "rules/haunted_house_host.mpy" in shipped
+    assert hb.host_only("rules/superskill/engine.py") and not hb.host_only("rules/superskill.py")
 
 
 def test_real_tree_sizes_hashes_and_total_agree(real_build):

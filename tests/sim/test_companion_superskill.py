@@ -3,8 +3,8 @@
 Companion mode: the firmware rolls the shared dice and keeps each player's round;
 the players' sheets are a "paper" game the simulator plays with host bots on the
 dice the firmware shows, and the players report a round over or a Nudge amount
-with the buttons. Engine mode: the firmware plays the whole game through Decider
-prompts. Rulebook sections cited per test: "Rounds and Turns", "Step 1: Roll the
+with the buttons. (The full rule engine runs on the host, not on the board.)
+Rulebook sections cited per test: "Rounds and Turns", "Step 1: Roll the
 Dice", "Nudging", "Tilting", "Losing a Ball and Ending a Round", "Ending the Game"."""
 import json
 
@@ -182,23 +182,26 @@ def test_losing_a_ball_report_menu_skips_finished_players():
     assert c.report_items(0)[0] == ("round_over", 0) and c.report_items(0)[-1] is None
 
 
-def test_engine_mode_plays_the_whole_game_through_prompts_like_the_sheets():
-    """Rounds and Turns: with mode "engine" the firmware runs the full rules; every
-    choice goes through Decider prompts answered with the buttons. Same dice and same
-    bots give the same stars as the paper sheets of the companion mode."""
-    bots = ["greedy", "lookahead"]
-    s1, ev1, w1, _ = play(players=2, seed=2, policies=bots)
-    s2 = CompanionSim(game="superskill", players=2, seed=2, policies=bots, options={"mode": "engine"})
-    ev2 = []
-    s2.app.bus.subscribe(ev2.append)
-    w2 = s2.run()
-    g = s2.controller.game
-    assert s2.controller.mode == "engine" and g.is_over()
-    assert [ps.stars for ps in g.players] == [ps.stars for ps in s1.people.paper.players]
-    assert w2 == w1 == g.winner
-    prompts = [e for e in ev2 if e[0] == "prompt" and e[4] == 0 and e[1] not in ("roll", "resume")]
-    assert prompts and all(isinstance(e[2], int) and e[2] >= 0 for e in prompts)
-    assert ("over", w2) in ev2
+def test_a_saved_full_engine_game_from_older_firmware_is_set_aside_not_lost(tmp_path):
+    """The full engine no longer runs on the board (docs/performance.md): a game it
+    saved is reported, kept next to the store as .bad, and a companion game starts."""
+    (tmp_path / "superskill.json").write_text(json.dumps(
+        {"mode": "engine", "game": {"roll_no": 12}, "rng": {"s": [1, 2]}}))
+    s = CompanionSim(game="superskill", players=2, seed=1, state_dir=str(tmp_path))
+    events = []
+    s.app.bus.subscribe(events.append)
+    assert s.app.start_game(2, 0, resume=True) is False
+    assert ("fault", "state_bad", "saved game is not a companion game") in events
+    assert json.loads((tmp_path / "superskill.json.bad").read_text())["mode"] == "engine"
+    assert s.controller.mode == "companion" and s.controller.game.roll_no == 0
+
+
+def test_the_board_has_no_engine_mode_setting():
+    """Settings: superskill.mode is gone; setting it is refused and changes nothing."""
+    s = CompanionSim(game="superskill", players=2, seed=1)
+    before = s.app.settings.all()
+    assert s.app.settings.set("superskill.mode", "engine") == "unknown setting 'superskill.mode'"
+    assert s.app.settings.all() == before
 
 
 def test_resume_after_a_reset_keeps_rounds_and_nudges(tmp_path):
@@ -338,14 +341,21 @@ def test_sim_command_line_plays_a_game_and_exits_0(capsys):
     out = capsys.readouterr().out
     assert "Roll 1:" in out and "Winner:" in out and "paper:" in out
     assert main(["--game", "superskill", "--players", "2", "--seed", "3", "--mode", "engine",
-                 "--quiet"]) == 0
+                 "--quiet"]) == 2
     assert main(["--game", "superskill", "--players", "5"]) == 2
 
 
-def test_a_bad_option_from_the_host_is_reported_and_the_default_used():
+@pytest.mark.parametrize("mode", ["engine", "arcade"])
+def test_a_request_for_another_mode_is_reported_and_the_companion_started(mode):
+    """A host asking for the full engine (or anything else) gets a fault that points
+    to the host-side engine; the board still starts the companion."""
     s = CompanionSim(game="superskill", players=2, seed=1)
     events = []
     s.app.bus.subscribe(events.append)
-    s.controller.new_game(2, 0, {"mode": "arcade"})
-    assert s.controller.mode == "companion"
-    assert ("fault", "options", "mode must be companion or engine") in events
+    s.controller.new_game(2, 0, {"mode": mode})
+    assert s.controller.mode == "companion" and s.controller.game.roll_no == 0
+    faults = [e for e in events if e[:2] == ("fault", "options")]
+    assert len(faults) == 1 and "hauntbox play superskill" in faults[0][2]
+    events.clear()
+    s.controller.new_game(2, 0, {"mode": "companion"})
+    assert not [e for e in events if e[0] == "fault"]

@@ -1,7 +1,7 @@
 """The dice companion firmware in the real MicroPython VM.
 
-Parity: one seeded Watch Out Beetlejuice game and one Super-Skill Pinball game of
-each mode, driven through the controllers (rules, button state, events, LED
+Parity: seeded Watch Out Beetlejuice games (both ways of drawing cards) and
+Super-Skill Pinball companion games, driven through the controllers (rules, button state, events, LED
 matrix, saves), give identical transcripts on CPython (simulator fakes) and on
 MicroPython (the official WebAssembly VM).
 
@@ -37,8 +37,6 @@ def drive(game, mode, seed, players, root, state):
     c = a.controller
     if game == "beetlejuice":
         c.defaults["cards"] = mode
-    else:
-        c.defaults["mode"] = mode
     c.new_game(players, 0)
     g = c.game
     r = Rng(seed + 1)
@@ -68,7 +66,7 @@ def drive(game, mode, seed, players, root, state):
                 c._apply(c.roll())
                 continue
             acts = g.legal_actions()
-            if mode == "companion" and g.phase == "report" and r.below(4):
+            if g.phase == "report" and r.below(4):
                 c._apply(acts[0])
             else:
                 c._apply(acts[r.below(len(acts))])
@@ -78,7 +76,7 @@ def drive(game, mode, seed, players, root, state):
 '''
 
 CASES = [("beetlejuice", "firmware", 5, 3), ("beetlejuice", "enter", 6, 2),
-         ("superskill", "companion", 7, 3), ("superskill", "engine", 8, 2)]
+         ("superskill", "companion", 7, 3), ("superskill", "companion", 8, 2)]
 
 
 def cpython_transcript(game, mode, seed, players):
@@ -129,7 +127,7 @@ def vm_figures(game, mode, players=4, turns=150, games=3, seed=7):
 
 
 def test_superskill_companion_fits_the_budgets():
-    """Companion mode: within 64 KB live heap and 2 KB allocated per roll, no leak,
+    """Super-Skill companion: within 64 KB live heap and 2 KB allocated per roll, no leak,
     button IRQ handlers allocate nothing."""
     r = vm_figures("superskill", "companion")
     assert r["after_setup"] <= BUDGET_HEAP and r["peak_live"] <= BUDGET_HEAP, r
