@@ -138,6 +138,14 @@ def build_firmware(out: Path):
     return build(out=out)
 
 
+def vm_code(script: str, steps: list[str]) -> str:
+    """The text run in the VM: the shared part (sim/bench_vm_common.py), the
+    game's script (a path relative to the repository) and the steps, each a
+    separate runPython call ("#--- step")."""
+    return ((ROOT / "sim/bench_vm_common.py").read_text() + "\n" + (ROOT / script).read_text()
+            + "".join("\n#--- step\n" + s for s in steps))
+
+
 def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "roller-ghoster",
                mode: str | None = None) -> dict:
     """Run the VM-side script for one game: Roller Ghoster, the companions and
@@ -161,8 +169,7 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
         if (i + 2) % every == 0 or i + 2 == games:
             steps += ["settle()", f"sample({i + 2})"]
     steps.append(f"finish({games})")
-    code = (ROOT / script).read_text() + "".join("\n#--- step\n" + s for s in steps)
-    out = run_micropython(code, mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw, timeout=900)
+    out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw, timeout=900)
     return json.loads(out.strip().splitlines()[-1])
 
 

@@ -2,8 +2,8 @@
 # dice companion firmware (Watch Out Beetlejuice, Super-Skill Pinball),
 # compiled to .mpy, playing through the real controller path (rules,
 # events, button-state updates, the LED matrix, a save after every turn).
-# The host calls these functions in separate steps ("#--- step" lines, separate
-# runPython calls), because this VM only reclaims memory between calls:
+# sim/bench.py puts sim/bench_vm_common.py (the shared steps and figures) in
+# front of this text; the steps:
 #   load()
 #   setup(game, seed, players, mode)   game "beetlejuice" | "superskill";
 #                                      mode: beetlejuice "firmware"|"enter" cards,
@@ -13,24 +13,10 @@
 #   next_game(i)      x G-1            a whole further game, unmeasured
 #   sample(games)                      live heap at a game boundary
 #   finish(games)                      prints the figures as one JSON line
-import gc
-import json
 import os
 
-import micropython
-
-import machine  # noqa: F401,E402  the VM's stand-ins for modules built into the
-import neopixel  # noqa: F401,E402  rp2 firmware: loaded before the baseline
-
-# Live-heap samples at game boundaries (preallocated, so sampling never grows
-# anything that is measured).
-NSAMPLES = 256
-R = {"turn_allocs": [], "peak_live": 0, "after_import": 0, "after_setup": 0,
-     "after_first_game": 0, "after_games": 0, "games": 0, "turns": 0, "alloc_avg": 0,
-     "alloc_max": 0, "irq_handlers": 0, "irq_failures": None, "led_writes": 0,
-     "samples": [0] * NSAMPLES, "sample_games": [0] * NSAMPLES, "nsamples": 0, "game": "", "mode": ""}
-gc.collect()
-BASE = gc.mem_alloc()
+R = results({"irq_handlers": 0, "irq_failures": None, "led_writes": 0, "game": "", "mode": ""})
+BASE = baseline()
 S = {}
 
 
@@ -42,19 +28,6 @@ def load():
         os.mkdir("/state")
     except OSError:
         pass
-
-
-def settle():
-    # An empty step, run before each measuring step: a collection at the start
-    # of a step still finds some of the previous step's garbage alive in this VM
-    # (e.g. the game a next_game() step replaced: ~5 KB), and one step later it
-    # is gone. So every live() reading comes one step after the work it follows.
-    pass
-
-
-def live():
-    gc.collect()
-    return gc.mem_alloc() - BASE
 
 
 def setup(game, seed, players, mode):
@@ -136,72 +109,13 @@ def play_turn():
             return
 
 
-def measured_turn():
-    if not R["after_setup"]:
-        R["after_setup"] = live()
-    if S["c"].game.is_over():
-        return
-    lv = live()
-    if lv > R["peak_live"]:
-        R["peak_live"] = lv
-    gc.disable()
-    m0 = gc.mem_alloc()
-    play_turn()
-    R["turn_allocs"].append(gc.mem_alloc() - m0)
-    gc.enable()
+def current():
+    return S["c"].game
 
 
-def next_game(i):
-    if not R["after_first_game"]:
-        R["after_first_game"] = live()
-    c = S["c"]
-    c.new_game(S["players"], 0)
-    while not c.game.is_over():
-        play_turn()
+def new_game(i):
+    S["c"].new_game(S["players"], 0)
 
 
-def sample(games_played):
-    n = R["nsamples"]
-    if n >= NSAMPLES:
-        return
-    R["samples"][n] = live()
-    R["sample_games"][n] = games_played
-    R["nsamples"] = n + 1
-
-
-def storm(pin, n):
-    h = pin.handler
-    for i in range(n):
-        pin.v = i & 1
-        h(pin)
-
-
-def finish(games):
-    R["after_games"] = live()
-    R["games"] = games
-    from machine import Pin
-    handlers = 0
-    failures = []
-    for pid in Pin._all:
-        pin = Pin._all[pid]
-        if pin.handler is None:
-            continue
-        handlers += 1
-        micropython.heap_lock()
-        try:
-            storm(pin, 64)
-        except MemoryError:
-            failures.append(pid)
-        finally:
-            micropython.heap_unlock()
-    n = R.pop("nsamples")
-    R["samples"] = R["samples"][:n]
-    R["sample_games"] = R["sample_games"][:n]
-    a = R.pop("turn_allocs")
-    R["turns"] = len(a)
-    R["alloc_avg"] = sum(a) // len(a) if a else 0
-    R["alloc_max"] = max(a) if a else 0
-    R["irq_handlers"] = handlers
-    R["irq_failures"] = failures
+def extra_figures():
     R["led_writes"] = S["c"].build.strip.writes
-    print(json.dumps(R))

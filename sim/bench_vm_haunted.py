@@ -16,17 +16,11 @@
 # not measured: the asyncio tasks of the prompts and the button debouncing
 # (no button is pressed: the prompts are answered as a host would).
 #
-# Steps are separate runPython calls ("#--- step"), because this VM only
-# reclaims memory between calls:
+# sim/bench.py puts sim/bench_vm_common.py (the shared steps and figures) in
+# front of this text; the steps:
 #   load() / setup(seed) / measured_turn() x N / next_game(i) / sample(n) / finish(n)
-import gc
-import json
 import os
 
-import micropython
-
-import machine  # noqa: F401,E402  the VM's stand-ins for modules built into the
-import neopixel  # noqa: F401,E402  rp2 firmware: loaded before the baseline
 from mcp23017_model import Mcp23017Model
 
 # The table, built before the baseline (harness, not firmware): one chip model
@@ -49,14 +43,9 @@ _pm = _f = _dev = _chip = _name = _p = None
 NOW = [0, 0]        # virtual clock: us, ms (both wrap like the rp2 ticks)
 _WRAP = 0x3FFFFFFF
 
-NSAMPLES = 256
-R = {"turn_allocs": [], "peak_live": 0, "after_import": 0, "after_setup": 0,
-     "after_first_game": 0, "after_games": 0, "games": 0, "turns": 0, "alloc_avg": 0,
-     "alloc_max": 0, "irq_handlers": 0, "irq_failures": None, "led_writes": 0,
-     "launches": 0, "events": 0, "saves": 0,
-     "samples": [0] * NSAMPLES, "sample_games": [0] * NSAMPLES, "nsamples": 0}
-gc.collect()
-BASE = gc.mem_alloc()
+R = results({"irq_handlers": 0, "irq_failures": None, "led_writes": 0,
+             "launches": 0, "events": 0, "saves": 0})
+BASE = baseline()
 S = {}
 
 
@@ -71,16 +60,6 @@ def ticks_ms():
 def advance(ms):
     NOW[0] = (NOW[0] + ms * 1000) & _WRAP
     NOW[1] = (NOW[1] + ms) & _WRAP
-
-
-def settle():
-    # An empty step before each measuring step (see bench_vm_companion.py).
-    pass
-
-
-def live():
-    gc.collect()
-    return gc.mem_alloc() - BASE
 
 
 def load():
@@ -135,9 +114,9 @@ def setup(seed):
     new_game(0)
 
 
-def new_game(start):
+def new_game(i):
     c = S["c"]
-    c.new_game(4, start)
+    c.new_game(4, i % 4)
     place_all(c.game)
     place(c, c.game.active if c.game.active >= 0 else 0)
 
@@ -316,72 +295,9 @@ def play_turn():
         turn()
 
 
-def measured_turn():
-    if not R["after_setup"]:
-        R["after_setup"] = live()
-    if S["c"].game.is_over():
-        return
-    lv = live()
-    if lv > R["peak_live"]:
-        R["peak_live"] = lv
-    gc.disable()
-    m0 = gc.mem_alloc()
-    play_turn()
-    R["turn_allocs"].append(gc.mem_alloc() - m0)
-    gc.enable()
+def current():
+    return S["c"].game
 
 
-def next_game(i):
-    if not R["after_first_game"]:
-        R["after_first_game"] = live()
-    new_game(i % 4)
-    while not S["c"].game.is_over():
-        play_turn()
-
-
-def sample(games_played):
-    n = R["nsamples"]
-    if n >= NSAMPLES:
-        return
-    R["samples"][n] = live()
-    R["sample_games"][n] = games_played
-    R["nsamples"] = n + 1
-
-
-def storm(pin, n):
-    h = pin.handler
-    for i in range(n):
-        pin.v = i & 1
-        h(pin)
-
-
-def finish(games):
-    R["after_games"] = live()
-    R["games"] = games
-    from machine import Pin
-    handlers = 0
-    failures = []
-    for pid in Pin._all:
-        pin = Pin._all[pid]
-        if pin.handler is None:
-            continue
-        handlers += 1
-        micropython.heap_lock()
-        try:
-            storm(pin, 64)
-        except MemoryError:
-            failures.append(pid)
-        finally:
-            micropython.heap_unlock()
-    n = R.pop("nsamples")
-    R["samples"] = R["samples"][:n]
-    R["sample_games"] = R["sample_games"][:n]
-    a = R.pop("turn_allocs")
-    R["turns"] = len(a)
-    R["alloc_avg"] = sum(a) // len(a) if a else 0
-    R["alloc_max"] = max(a) if a else 0
-    R["irq_handlers"] = handlers
-    R["irq_failures"] = failures
+def extra_figures():
     R["led_writes"] = S["c"].build.score_strip.writes + S["c"].build.spot_strip.writes
-    print(json.dumps(R))
-

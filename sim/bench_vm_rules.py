@@ -1,36 +1,12 @@
 # Runs INSIDE the MicroPython VM (benchmark): heap and allocation figures of a
 # rule engine compiled to .mpy, for games measured at the rules layer (the
 # engine, its data, and the state serialised after every turn as a controller's
-# save does). Steps are separate runPython calls ("#--- step"), because this VM
-# only reclaims memory between calls.
-import gc
-import json
-
-import machine  # noqa: F401  stand-ins for rp2 built-ins, loaded before the baseline
-import neopixel  # noqa: F401
-
-# Live-heap samples at game boundaries (preallocated, so sampling never grows
-# anything that is measured).
-NSAMPLES = 256
-R = {"turn_allocs": [], "peak_live": 0, "after_import": 0, "after_setup": 0,
-     "after_first_game": 0, "games": 0, "turns": 0, "alloc_avg": 0, "alloc_max": 0,
-     "samples": [0] * NSAMPLES, "sample_games": [0] * NSAMPLES, "nsamples": 0}
-gc.collect()
-BASE = gc.mem_alloc()
+# save does). sim/bench.py puts sim/bench_vm_common.py (the shared steps and
+# figures) in front of this text. (The Super-Skill engine is not on the board,
+# so not in this build: it is measured nowhere here.)
+R = results()
+BASE = baseline()
 S = {}
-
-
-def settle():
-    # An empty step, run before each measuring step: a collection at the start
-    # of a step still finds some of the previous step's garbage alive in this VM
-    # (e.g. the game a next_game() step replaced: ~5 KB), and one step later it
-    # is gone. So every live() reading comes one step after the work it follows.
-    pass
-
-
-def live():
-    gc.collect()
-    return gc.mem_alloc() - BASE
 
 
 def load(game):
@@ -46,19 +22,10 @@ def load(game):
         S["cls"] = BeetlejuiceGame
         S["auto"] = auto_chance
         S["cfg_path"] = "/fw/data/beetlejuice.json"
-    elif game == "superskill":
-        from rules.superskill import SuperSkillGame
-        S["cls"] = SuperSkillGame
-        S["cfg_path"] = "/fw/data/superskill/starfleet_academy.json"
 
 
 def new(seed, i):
-    r = S["r"]
-    g = S["game"]
-    if g == "superskill":
-        S["g"] = S["cls"](S["cfg"], 4)
-    else:
-        S["g"] = S["cls"](S["cfg"], 4, rng=r)
+    S["g"] = S["cls"](S["cfg"], 4, rng=S["r"])
 
 
 def setup(seed):
@@ -126,9 +93,7 @@ def step():
     g = S["g"]
     r = S["r"]
     if g.to_act == -1:
-        if S["game"] == "superskill":
-            act = ("roll", 1 + r.below(6), 1 + r.below(6))
-        elif "auto" in S:
+        if "auto" in S:
             act = S["auto"](g, r)
         elif S["game"] == "haunted-house":
             act = hh_chance(g, r)
@@ -142,8 +107,6 @@ def step():
         acts = g.legal_actions()
         act = acts[r.below(len(acts))]
     fx = g.apply(act)
-    if S["game"] == "superskill":
-        return g.to_act == -1 or g.is_over()
     for e in fx:
         if e[0] == "turn":
             return True
@@ -160,45 +123,9 @@ def play_turn():
         json.dump(g.state_view() if hasattr(g, "state_view") else g.to_dict(), f)
 
 
-def measured_turn():
-    if not R["after_setup"]:
-        R["after_setup"] = live()
-    if S["g"].is_over():
-        return
-    lv = live()
-    if lv > R["peak_live"]:
-        R["peak_live"] = lv
-    gc.disable()
-    m0 = gc.mem_alloc()
-    play_turn()
-    R["turn_allocs"].append(gc.mem_alloc() - m0)
-    gc.enable()
+def current():
+    return S["g"]
 
 
-def next_game(i):
-    if not R["after_first_game"]:
-        R["after_first_game"] = live()
+def new_game(i):
     new(i, i)
-    while not S["g"].is_over():
-        play_turn()
-
-
-def sample(games_played):
-    n = R["nsamples"]
-    if n >= NSAMPLES:
-        return
-    R["samples"][n] = live()
-    R["sample_games"][n] = games_played
-    R["nsamples"] = n + 1
-
-
-def finish(games):
-    R["games"] = games
-    n = R.pop("nsamples")
-    R["samples"] = R["samples"][:n]
-    R["sample_games"] = R["sample_games"][:n]
-    a = R.pop("turn_allocs")
-    R["turns"] = len(a)
-    R["alloc_avg"] = sum(a) // len(a)
-    R["alloc_max"] = max(a)
-    print(json.dumps(R))

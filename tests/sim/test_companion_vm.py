@@ -15,10 +15,16 @@ from pathlib import Path
 import pytest
 
 from sim import install as sim_install
+from sim.bench import vm_code
 from vm.mpvm import run_micropython, vm_available
 
 ROOT = Path(__file__).resolve().parents[2]
 BUDGET_HEAP = 64 * 1024
+# A few games only catch a gross leak (a whole game kept per game: several KB).
+# The first games still warm up by a few hundred bytes (Super-Skill: +608 B from
+# game 1 to 200 in `make bench`), and small leaks are the bench's job: a trend
+# over 200 games (sim/bench.py drift()).
+GROSS_LEAK = 1024
 
 pytestmark = pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
 
@@ -120,7 +126,7 @@ def vm_figures(game, mode, players=4, turns=150, games=3, seed=7):
     for i in range(games - 1):
         steps += ["settle()", f"next_game({i})", "settle()", f"sample({i + 2})"]
     steps.append(f"finish({games})")
-    code = (ROOT / "sim/bench_vm_companion.py").read_text() + "".join("\n#--- step\n" + s for s in steps)
+    code = vm_code("sim/bench_vm_companion.py", steps)
     out = run_micropython(code, mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=_BUILD["fw"],
                           timeout=600)
     return json.loads(out.strip().splitlines()[-1])
@@ -133,7 +139,7 @@ def test_superskill_companion_fits_the_budgets():
     assert r["after_setup"] <= BUDGET_HEAP and r["peak_live"] <= BUDGET_HEAP, r
     assert r["alloc_avg"] <= 2 * 1024, r
     assert r["irq_handlers"] == 4 and r["irq_failures"] == []
-    assert r["samples"][-1] - r["after_first_game"] <= 256, r
+    assert r["samples"][-1] - r["after_first_game"] <= GROSS_LEAK, r
     assert r["turns"] > 20
 
 
@@ -145,5 +151,5 @@ def test_beetlejuice_fits_the_budgets():
     assert r["after_setup"] <= BUDGET_HEAP and r["peak_live"] <= BUDGET_HEAP, r
     assert r["alloc_avg"] <= 2 * 1024, r
     assert r["irq_handlers"] == 4 and r["irq_failures"] == []
-    assert r["samples"][-1] - r["after_first_game"] <= 256, r
+    assert r["samples"][-1] - r["after_first_game"] <= GROSS_LEAK, r
     assert r["turns"] > 10

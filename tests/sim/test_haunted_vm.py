@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from sim.bench import vm_code
 from vm.mpvm import run_micropython, vm_available
 
 pytestmark = pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
@@ -131,7 +132,7 @@ def test_board_controller_plays_whole_games_in_the_vm_on_chip_models():
     fw = build(out=Path(tempfile.mkdtemp(prefix="hauntbox-hh-")) / "fw").out_dir
     steps = ["load()", "setup(3)"] + ["measured_turn()"] * 80
     steps += ["next_game(0)", "sample(2)", "finish(2)"]
-    code = (root / "sim/bench_vm_haunted.py").read_text() + "".join("\n#--- step\n" + s for s in steps)
+    code = vm_code("sim/bench_vm_haunted.py", steps)
     r = json.loads(run_micropython(code, mounts={"/lib": root / "sim/mpfakes"}, firmware=fw,
                                    timeout=600).strip().splitlines()[-1])
     assert r["turns"] >= 40 and r["launches"] >= 2 * 40

@@ -1,0 +1,136 @@
+# Runs INSIDE the MicroPython VM (benchmark): the part every game's bench
+# script shares. sim/bench.py (vm_code) puts this text in front of the game's
+# script (sim/bench_vm_*.py) and the steps after both; each step ("#--- step")
+# is a separate runPython call, because this VM only reclaims memory between
+# calls.
+#
+# The game's script defines, at module level:
+#   R = results({...its own keys})   every key before the first measurement
+#   BASE = baseline()                after its harness is built (not firmware)
+#   S = {}                           its state
+#   load() and setup(...)            the first two steps
+#   current()                        the game being played (rules object)
+#   play_turn()                      one turn through the firmware's real path
+#   new_game(i)                      start the (i + 2)-th game
+#   extra_figures()                  optional: fill its own keys at the end
+# and the steps are: load() / setup() / measured_turn() x N / next_game(i) /
+# sample(n) / finish(n), with settle() before each measuring step.
+import gc
+import json
+
+import micropython
+
+import machine  # noqa: F401,E402  the VM's stand-ins for modules built into the
+import neopixel  # noqa: F401,E402  rp2 firmware: loaded before the baseline
+
+# Live-heap samples at game boundaries (preallocated, so sampling never grows
+# anything that is measured).
+NSAMPLES = 256
+
+
+def results(extra=None):
+    r = {"turn_allocs": [], "peak_live": 0, "after_import": 0, "after_setup": 0,
+         "after_first_game": 0, "after_games": 0, "games": 0, "turns": 0, "alloc_avg": 0,
+         "alloc_max": 0, "samples": [0] * NSAMPLES, "sample_games": [0] * NSAMPLES,
+         "nsamples": 0}
+    if extra:
+        for k in extra:
+            r[k] = extra[k]
+    return r
+
+
+def baseline():
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def settle():
+    # An empty step, run before each measuring step: a collection at the start
+    # of a step still finds some of the previous step's garbage alive in this VM
+    # (e.g. the game a next_game() step replaced: ~5 KB), and one step later it
+    # is gone. So every live() reading comes one step after the work it follows.
+    pass
+
+
+def live():
+    gc.collect()
+    return gc.mem_alloc() - BASE
+
+
+def measured_turn():
+    if not R["after_setup"]:
+        R["after_setup"] = live()
+    if current().is_over():
+        return
+    lv = live()
+    if lv > R["peak_live"]:
+        R["peak_live"] = lv
+    gc.disable()
+    m0 = gc.mem_alloc()
+    play_turn()
+    R["turn_allocs"].append(gc.mem_alloc() - m0)
+    gc.enable()
+
+
+def next_game(i):
+    if not R["after_first_game"]:
+        R["after_first_game"] = live()
+    new_game(i)
+    while not current().is_over():
+        play_turn()
+
+
+def sample(games_played):
+    n = R["nsamples"]
+    if n >= NSAMPLES:
+        return
+    R["samples"][n] = live()
+    R["sample_games"][n] = games_played
+    R["nsamples"] = n + 1
+
+
+def storm(pin, n):
+    h = pin.handler
+    for i in range(n):
+        pin.v = i & 1
+        h(pin)
+
+
+def irq_check():
+    # Every pin handler the firmware registered, called 64 times under
+    # heap_lock: one allocation raises MemoryError. Returns (handlers, failed pins).
+    from machine import Pin
+    handlers = 0
+    failures = []
+    for pid in Pin._all:
+        pin = Pin._all[pid]
+        if pin.handler is None:
+            continue
+        handlers += 1
+        micropython.heap_lock()
+        try:
+            storm(pin, 64)
+        except MemoryError:
+            failures.append(pid)
+        finally:
+            micropython.heap_unlock()
+    return handlers, failures
+
+
+def finish(games):
+    r = R
+    r["after_games"] = live()
+    r["games"] = games
+    if "irq_handlers" in r:
+        r["irq_handlers"], r["irq_failures"] = irq_check()
+    n = r.pop("nsamples")
+    r["samples"] = r["samples"][:n]
+    r["sample_games"] = r["sample_games"][:n]
+    a = r.pop("turn_allocs")
+    r["turns"] = len(a)
+    r["alloc_avg"] = sum(a) // len(a) if a else 0
+    r["alloc_max"] = max(a) if a else 0
+    extra = globals().get("extra_figures")
+    if extra is not None:
+        extra()
+    print(json.dumps(r))
