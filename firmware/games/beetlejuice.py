@@ -32,6 +32,7 @@ from rules.beetlejuice_cards import BJ, Config
 from rules.errors import RuleError
 from devices.panel import LEFT, MENU, RIGHT, ROLL
 from devices.companion_build import close_prompt, next_input, open_prompt
+from games.events import report_leds
 from devices.dice_display import (AMBER, BLUE, CYAN, DIM_RED, DIM_WHITE, DIM_YELLOW, GREEN, ORANGE,
                                   PLAYER_COLOURS, RED, SYMBOL_COLOURS, WHITE, YELLOW)
 
@@ -273,14 +274,7 @@ class BeetlejuiceController:
         strip = self.display.m.strip
         before = strip.failures
         self.display.render(self.game, self)
-        failed = strip.failures != before
-        if failed and not self.led_fault:
-            self.led_fault = True
-            self.faults += 1
-            self.bus.publish(("fault", "leds", "LED matrix write failed: check its data line and supply"))
-        elif not failed and self.led_fault:
-            self.led_fault = False
-            self.bus.publish(("fault", "leds_ok", None))
+        report_leds(self, strip, before, "LED matrix")
 
     def _highlight(self, option):
         self.highlight = option

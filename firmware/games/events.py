@@ -22,3 +22,19 @@ class EventBus:
                 s(event)
             except Exception:  # noqa: BLE001 - a broken sink must not stop the game
                 self.unsubscribe(s)
+
+
+def report_leds(c, strip, before, what):
+    # After a render: one fault event per change of an LED chain's health,
+    # ("fault", "leds", reason) when its writes start failing and ("fault",
+    # "leds_ok", None) when they work again. The game goes on without LEDs; the
+    # event stream still has everything. c: the controller (led_fault, faults,
+    # bus); before: strip.failures before the render.
+    failed = strip.failures != before
+    if failed and not c.led_fault:
+        c.led_fault = True
+        c.faults += 1
+        c.bus.publish(("fault", "leds", what + " write failed: check its data line and supply"))
+    elif not failed and c.led_fault:
+        c.led_fault = False
+        c.bus.publish(("fault", "leds_ok", None))

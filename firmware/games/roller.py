@@ -8,6 +8,7 @@ import asyncio
 from rules.errors import CHANCE
 from rules.roller_ghoster import FACES, RollerGhoster
 from devices.tower import JAM
+from games.events import report_leds
 
 SAVE_NAME = "roller_ghoster"
 
@@ -116,15 +117,7 @@ class RollerController:
         strip = self.display.strip
         before = strip.failures
         self.display.render(self.game)
-        failed = strip.failures != before
-        if failed and not self.led_fault:
-            # The game goes on without LEDs; the event stream still has everything.
-            self.led_fault = True
-            self.faults += 1
-            self.bus.publish(("fault", "leds", "LED strip write failed: check its data line and supply"))
-        elif not failed and self.led_fault:
-            self.led_fault = False
-            self.bus.publish(("fault", "leds_ok", None))
+        report_leds(self, strip, before, "LED strip")
 
     def watch_beams(self, counts):
         # A dead receiver reads "clear" forever, which looks like "no ball". Flag a
