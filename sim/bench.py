@@ -174,13 +174,18 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
 
 
 def sim_figures(seed: int) -> dict:
-    """Latency, LED writes and simulator speed for a busy game on the simulated tower."""
+    """Latency, LED writes and simulator speed for a busy game on the simulated tower:
+    rotations, beams firing with glitches, chatter and bounce, and a host on the
+    serial link (every event streamed, a full `state` every 100 ms, over a USB link
+    whose writes block the firmware: sim/host_link.py)."""
     from sim.fakes import neopixel
+    from sim.host_link import SimUsbSerial
     from sim.models.tower import TowerConfig
     from sim.roller_board import RollerSim
 
     cfg = TowerConfig(release_p=0.6, bounce=True, chatter=True, glitches_per_s=10.0)
-    s = RollerSim(players=4, seed=seed, tower_cfg=cfg, noise="all")
+    serial = SimUsbSerial()
+    s = RollerSim(players=4, seed=seed, tower_cfg=cfg, noise="all", host_link=serial)
     frames: list[tuple[int, bytes]] = []
     np = s.app.controller.build.strip.np
     real_write = neopixel.NeoPixel.write
@@ -223,6 +228,9 @@ def sim_figures(seed: int) -> dict:
         "led_writes": np.writes, "events": events[0], "leds": np.n,
         "irq_off_us_per_write": np.write_time_us(),
         "sim_seconds": s.clock.now_us / 1e6, "wall_seconds": wall,
+        "link_lines": serial.lines, "link_events": serial.events, "link_bytes": serial.bytes_sent,
+        "link_blocked_ms": serial.blocked_us / 1000, "link_longest_ms": serial.longest_block_us / 1000,
+        "link_rate": serial.bytes_per_ms,
     }
 
 
@@ -301,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
                  sim["latency_ms_max"] is not None and sim["latency_ms_max"] <= BUDGET_LATENCY_MS)
             line("ball edge -> LED frame, average", f"{sim['latency_ms_avg']:.1f} ms",
                  f"({sim['latency_samples']} balls)")
+            line("  meanwhile on the serial link", f"{sim['link_lines']} lines",
+                 f"{sim['link_events']} events + {sim['link_lines'] - sim['link_events']} replies, "
+                 f"{sim['link_bytes'] / 1024:.0f} KB at {sim['link_rate']} B/ms: firmware blocked "
+                 f"{sim['link_blocked_ms']:.0f} ms, longest write {sim['link_longest_ms']:.1f} ms")
             line("NeoPixel writes per event", f"{sim['led_writes'] / sim['events']:.2f}",
                  f"({sim['led_writes']} writes, {sim['events']} events)")
             line("interrupts off per write", f"{sim['irq_off_us_per_write']} us",

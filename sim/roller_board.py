@@ -36,6 +36,10 @@ class RollerSim:
     state_dir: str | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     tower_cfg: TowerConfig | None = None
+    # A host console on the serial link (sim/host_link.py): events on and a
+    # "state" request every host_period_ms, over a USB link that takes time.
+    host_link: Any = None
+    host_period_ms: int = 100
 
     def __post_init__(self) -> None:
         self.clock = sim_install.install(VirtualClock())
@@ -58,7 +62,11 @@ class RollerSim:
         return self.app.controller.colours
 
     def run(self, resume: bool = True) -> int | None:
-        return sim_install.run(self.app.main_async(self.players, 0, resume))
+        extra = None
+        if self.host_link is not None:
+            from sim.host_link import busy_host
+            extra = [busy_host(self.app, self.host_link, self.host_period_ms)]
+        return sim_install.run(self.app.main_async(self.players, 0, resume, extra_tasks=extra))
 
     def sim_seconds(self) -> float:
         return runtime.clock().now_us / 1e6

@@ -79,10 +79,11 @@ def check_replies(board, before, replies, lines, allow_ok=False):
         r = json.loads(raw)
         assert isinstance(r, dict) and set(r) >= {"ok", "id"}
         if r["ok"] is not False:
-            # only a read-only request can succeed (hello, state, legal, config get;
-            # e.g. random bytes spelling {"cmd":"config","":""}: unknown fields are ignored)
+            # only a read-only request can succeed (hello, state, legal, config get,
+            # events without "on"; e.g. random bytes spelling {"cmd":"config","":""}:
+            # unknown fields are ignored)
             assert allow_ok and ("proto" in r or "state" in r or "options" in r
-                                 or "values" in r or "value" in r), r
+                                 or "values" in r or "value" in r or "events" in r), r
         else:
             assert isinstance(r["error"], str) and r["error"], r
     assert board.snapshot() == before
