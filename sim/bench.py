@@ -11,8 +11,8 @@ import argparse
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGET_HEAP = 64 * 1024
@@ -173,67 +173,6 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
     return json.loads(out.strip().splitlines()[-1])
 
 
-def sim_figures(seed: int) -> dict:
-    """Latency, LED writes and simulator speed for a busy game on the simulated tower:
-    rotations, beams firing with glitches, chatter and bounce, and a host on the
-    serial link (every event streamed, a full `state` every 100 ms, over a USB link
-    whose writes block the firmware: sim/host_link.py)."""
-    from sim.fakes import neopixel
-    from sim.host_link import SimUsbSerial
-    from sim.models.tower import TowerConfig
-    from sim.roller_board import RollerSim
-
-    cfg = TowerConfig(release_p=0.6, bounce=True, chatter=True, glitches_per_s=10.0)
-    serial = SimUsbSerial()
-    s = RollerSim(players=4, seed=seed, tower_cfg=cfg, noise="all", host_link=serial)
-    frames: list[tuple[int, bytes]] = []
-    np = s.app.controller.build.strip.np
-    real_write = neopixel.NeoPixel.write
-
-    def recording_write(self: neopixel.NeoPixel) -> None:
-        real_write(self)
-        frames.append((s.clock.now_us, bytes(self.buf)))
-    neopixel.NeoPixel.write = recording_write  # type: ignore[method-assign]
-    events = [0]
-    s.app.bus.subscribe(lambda e: events.__setitem__(0, events[0] + 1))
-    t0 = time.monotonic()
-    try:
-        s.run()
-    finally:
-        neopixel.NeoPixel.write = real_write  # type: ignore[method-assign]
-    wall = time.monotonic() - t0
-    # Ball edge -> LED: the first frame after a ball's leading edge in which that
-    # staircase's trench LED shows the ball (white).
-    px = s.pinmap["pixels"]
-    bpp = np.bpp
-    def lit(buf: bytes, led: int) -> bool:
-        c = buf[led * bpp: led * bpp + 3]
-        return min(c) > 0 and c[0] == c[1] == c[2]      # white: a ball is shown
-    lat = []
-    shown_already = 0
-    for k, t in s.tower.released:
-        led = px["trenches_from"] + k - 1
-        before = [buf for ft, buf in frames if ft < t]
-        if before and lit(before[-1], led):
-            shown_already += 1      # a ball on this staircase is already on show
-            continue
-        for ft, buf in frames:
-            if ft >= t and lit(buf, led):
-                lat.append((ft - t) / 1000)
-                break
-    return {
-        "balls": len(s.tower.released), "latency_ms_max": max(lat) if lat else None,
-        "latency_ms_avg": sum(lat) / len(lat) if lat else None, "latency_samples": len(lat),
-        "shown_already": shown_already,
-        "led_writes": np.writes, "events": events[0], "leds": np.n,
-        "irq_off_us_per_write": np.write_time_us(),
-        "sim_seconds": s.clock.now_us / 1e6, "wall_seconds": wall,
-        "link_lines": serial.lines, "link_events": serial.events, "link_bytes": serial.bytes_sent,
-        "link_blocked_ms": serial.blocked_us / 1000, "link_longest_ms": serial.longest_block_us / 1000,
-        "link_rate": serial.bytes_per_ms,
-    }
-
-
 def kb(n: float) -> str:
     return f"{n / 1024:.1f} KB"
 
@@ -260,6 +199,36 @@ def leak_lines(line, f: dict) -> None:
              f"+/- {st['se_without']:.2f}: bounded, not a leak", True)
 
 
+def sim_lines(line: Callable[..., None], sim: dict) -> None:
+    """The simulator's figures for one game (sim/bench_sim.py)."""
+    lat = sim["latency"]
+    if lat is not None:
+        good = lat["max_ms"] is not None and lat["max_ms"] <= BUDGET_LATENCY_MS and not lat["missed"]
+        line(lat["label"] + ", maximum (virtual time)",
+             f"{lat['max_ms']:.1f} ms" if lat["max_ms"] is not None else "none", "budget 20 ms", good)
+        note = f"({lat['n']} {lat['what']}"
+        if lat["skipped"]:
+            note += f"; {lat['skipped']} already on show"
+        if lat["missed"]:
+            note += f"; {lat['missed']} NOT SHOWN within 2 s"
+        line(lat["label"] + ", average",
+             f"{lat['avg_ms']:.1f} ms" if lat["avg_ms"] is not None else "none", note + ")")
+    link = sim["link"]
+    if link is not None:
+        line("  meanwhile on the serial link", f"{link['lines']} lines",
+             f"{link['events']} events + {link['lines'] - link['events']} replies, "
+             f"{link['bytes'] / 1024:.0f} KB at {link['rate']} B/ms: firmware blocked "
+             f"{link['blocked_ms']:.0f} ms, longest write {link['longest_ms']:.1f} ms")
+    writes = sum(c["writes"] for c in sim["chains"])
+    line("NeoPixel writes per event", f"{writes / max(1, sim['events']):.2f}",
+         f"({writes} writes, {sim['events']} events; only frames that changed)")
+    for c in sim["chains"]:
+        line(f"interrupts off per write, {c['name']}", f"{c['irq_off_us']} us",
+             f"({c['leds']} LEDs x 30 us + latch; {c['writes']} writes)")
+    line("simulator speed", f"{sim['sim_seconds'] / sim['wall_seconds']:.0f}x",
+         f"simulated s per wall s ({sim['sim_seconds']:.0f} s of play)")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="hauntbox bench", description=__doc__)
     p.add_argument("--seed", type=int, default=7)
@@ -278,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 g, m = OTHERS[key][0], OTHERS[key][1]
                 figures[key] = vm_figures(res.out_dir, args.seed, args.games, game=g, mode=m)
-    sim = sim_figures(args.seed) if "roller-ghoster" in only else None
+    from sim.bench_sim import SIM_FIGURES
+    sims = {key: SIM_FIGURES[key](args.seed) for key in only if key in SIM_FIGURES}
 
     def line(label: str, value: str, budget: str = "", good: bool | None = None) -> None:
         nonlocal ok
@@ -303,22 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         if "irq_failures" in f:
             line("hard IRQ handlers run under heap_lock", f"{f['irq_handlers']} ok" if not f["irq_failures"]
                  else f"{len(f['irq_failures'])} FAIL", "allocate nothing", not f["irq_failures"])
-        if key == "roller-ghoster" and sim is not None:
-            line("ball edge -> LED frame, maximum (virtual time)", f"{sim['latency_ms_max']:.1f} ms",
-                 "budget 20 ms",
-                 sim["latency_ms_max"] is not None and sim["latency_ms_max"] <= BUDGET_LATENCY_MS)
-            line("ball edge -> LED frame, average", f"{sim['latency_ms_avg']:.1f} ms",
-                 f"({sim['latency_samples']} balls)")
-            line("  meanwhile on the serial link", f"{sim['link_lines']} lines",
-                 f"{sim['link_events']} events + {sim['link_lines'] - sim['link_events']} replies, "
-                 f"{sim['link_bytes'] / 1024:.0f} KB at {sim['link_rate']} B/ms: firmware blocked "
-                 f"{sim['link_blocked_ms']:.0f} ms, longest write {sim['link_longest_ms']:.1f} ms")
-            line("NeoPixel writes per event", f"{sim['led_writes'] / sim['events']:.2f}",
-                 f"({sim['led_writes']} writes, {sim['events']} events)")
-            line("interrupts off per write", f"{sim['irq_off_us_per_write']} us",
-                 f"({sim['leds']} LEDs x 30 us + latch)")
-            line("simulator speed", f"{sim['sim_seconds'] / sim['wall_seconds']:.0f}x",
-                 "simulated s per wall s")
+        if key in sims:
+            sim_lines(line, sims[key])
         print()
     total = res.total
     print("Firmware image (.mpy, as flashed)")

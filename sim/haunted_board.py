@@ -418,6 +418,9 @@ class HauntedSim:
     table_cfg: TableConfig | None = None
     outages: list[Outage] = field(default_factory=list)
     p_confirm: float = 0.25
+    # A host console on the serial link (sim/host_link.py), as for RollerSim.
+    host_link: Any = None
+    host_period_ms: int = 100
 
     def __post_init__(self) -> None:
         self.clock = sim_install.install(VirtualClock())
@@ -463,7 +466,9 @@ class HauntedSim:
         return self.app.controller.colours
 
     def run(self, resume: bool = True) -> int | None:
-        return sim_install.run(self.app.main_async(self.players, 0, resume))
+        from sim.host_link import host_tasks
+        extra = host_tasks(self.app, self.host_link, self.host_period_ms)
+        return sim_install.run(self.app.main_async(self.players, 0, resume, extra_tasks=extra))
 
     def sim_seconds(self) -> float:
         return runtime.clock().now_us / 1e6

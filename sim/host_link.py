@@ -72,3 +72,8 @@ async def busy_host(app: Any, serial: SimUsbSerial, period_ms: int = 100) -> Non
     finally:
         pump.cancel()
         link.proto.close()
+
+
+def host_tasks(app: Any, serial: SimUsbSerial | None, period_ms: int) -> list | None:
+    """`extra_tasks` for App.main_async: the busy host when a serial link is given."""
+    return None if serial is None else [busy_host(app, serial, period_ms)]

@@ -62,10 +62,8 @@ class RollerSim:
         return self.app.controller.colours
 
     def run(self, resume: bool = True) -> int | None:
-        extra = None
-        if self.host_link is not None:
-            from sim.host_link import busy_host
-            extra = [busy_host(self.app, self.host_link, self.host_period_ms)]
+        from sim.host_link import host_tasks
+        extra = host_tasks(self.app, self.host_link, self.host_period_ms)
         return sim_install.run(self.app.main_async(self.players, 0, resume, extra_tasks=extra))
 
     def sim_seconds(self) -> float:

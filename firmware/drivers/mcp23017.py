@@ -126,6 +126,7 @@ class Mcp23017:
         self.services = 0
         self.captured = 0       # edges taken from INTCAP
         self.late = 0           # edges seen only in GPIO (changed after the capture)
+        self.reverted = 0       # captured changes already undone at the read
 
     # ---- configuration -------------------------------------------------
 
@@ -220,8 +221,15 @@ class Mcp23017:
     def service(self, t_int, sink):
         # Reads INTFA, INTFB, INTCAPA, INTCAPB, GPIOA, GPIOB in one transfer.
         # Pins flagged in INTF whose captured level differs from the last known
-        # one changed at t_int (the time of the INT edge); any pin whose current
-        # level still differs changed later (reported at the time of the read).
+        # one changed at t_int (the time of the INT edge); any other pin whose
+        # current level differs changed later (reported at the time of the read).
+        # A captured change that is already undone at the read went back at an
+        # unknown time between t_int and the read. It is reported at t_int: a
+        # pulse of unknown length is not proof of an event, and taking the read
+        # time instead would stretch a 0.2 ms glitch into an "event" whenever
+        # the loop was busy for longer than a line's min_us (a flash save, a long
+        # serial write, the score chain). A real knock outlasts such a stall; one
+        # that does not is missed, which the referee can add.
         # Returns the number of edges delivered, or -1 if the chip did not answer.
         b = _B6
         try:
@@ -235,15 +243,22 @@ class Mcp23017:
         flagged = (b[0] | (b[1] << 8)) & mask
         st = self.state
         n = 0
+        took = 0
         if flagged:
             cap = b[2] | (b[3] << 8)
-            ch = (cap ^ st) & flagged
-            if ch:
-                n += self._report(ch, cap, t_int, sink)
+            took = (cap ^ st) & flagged
+            if took:
+                n += self._report(took, cap, t_int, sink)
                 self.captured += n
-                st ^= ch
+                st ^= took
         gpio = (b[4] | (b[5] << 8)) & mask
         ch = gpio ^ st
+        back = ch & took
+        if back:
+            k = self._report(back, gpio, t_int, sink)
+            self.reverted += k
+            n += k
+            ch ^= back
         if ch:
             k = self._report(ch, gpio, t_now, sink)
             self.late += k

@@ -101,18 +101,37 @@ def test_change_raises_int_and_service_reports_the_edge(rig):
 
 
 def test_intcap_keeps_a_pulse_that_ended_before_the_read(rig):
+    """The pulse is seen (INTCAP), but when it ended is unknown: somewhere between the
+    INT edge and the read. It is reported as ending at the INT edge, so a busy loop
+    (the read 3 ms late) does not stretch a short glitch past a line's min_us."""
     d = rig.Mcp23017(rig.i2c, 0x20, invert=0x0100)    # B0 as an active-low beam
     d.configure()
     assert not d.state & 0x0100
     rig.chip.set_input(8, 0)                      # beam blocked: reads 1 through IPOL
-    rig.clk.advance_ms(2)
-    rig.chip.set_input(8, None)                   # clear again before the task reads
+    rig.clk.sleep_us(300)
+    rig.chip.set_input(8, None)                   # clear again: a 0.3 ms glitch
+    rig.clk.advance_ms(3)                         # ... and the task reads 3 ms late
     assert rig.chip.reg("INTCAP", 1) & 1          # captured the blocked level
     now = rig.clk.ticks_us()
-    n = d.service(now - 2000, rig.sink)
+    n = d.service(now - 3300, rig.sink)
     assert n == 2
-    assert rig.edges == [(8, now - 2000, 1), (8, now, 0)]
-    assert d.captured == 1 and d.late == 1
+    assert rig.edges == [(8, now - 3300, 1), (8, now - 3300, 0)]
+    assert d.captured == 1 and d.reverted == 1 and d.late == 0
+    assert d.state & 0x0100 == 0
+
+
+def test_a_change_after_the_capture_is_reported_at_the_read(rig):
+    """A pin that changed while INT was already latched (not undone) is only in GPIO:
+    it changed at some time before the read, reported at the read."""
+    d = rig.Mcp23017(rig.i2c, 0x20)
+    d.configure()
+    rig.chip.set_input(0, 0)                      # captured at the INT edge
+    rig.clk.advance_ms(1)
+    rig.chip.set_input(1, 0)                      # later, while latched
+    now = rig.clk.ticks_us()
+    d.service(now - 1000, rig.sink)
+    assert (0, now - 1000, 0) in rig.edges and (1, now, 0) in rig.edges
+    assert d.captured == 1 and d.late == 1 and d.reverted == 0
 
 
 def test_second_change_while_latched_is_seen_in_gpio_only(rig):

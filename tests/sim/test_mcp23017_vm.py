@@ -98,7 +98,7 @@ chip.set_pin(3, 0)
 out.append(["edges", d.service(100, s.fn), s.n, log_pin[0], log_lvl[0]])
 chip.set_pin(8, 0)
 chip.set_pin(8, 1)
-out.append(["pulse", d.service(200, s.fn), s.n, list(log_pin[1:3]), list(log_lvl[1:3]), d.captured, d.late])
+out.append(["pulse", d.service(200, s.fn), s.n, list(log_pin[1:3]), list(log_lvl[1:3]), d.captured, d.late, d.reverted])
 try:
     import micropython
     lock = micropython.heap_lock
