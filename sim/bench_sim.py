@@ -152,23 +152,18 @@ def haunted(seed: int) -> dict:
     s = HauntedSim(players=4, seed=seed, noise="all", host_link=serial)
     model = s.table
     hits: list[tuple[str, str, int]] = []
-    hit_monster, hit_clue = model._hit_monster, model._hit_clue
 
-    def on_monster(rec: Any, t: int, hit_now: set) -> bool:
-        n = len(rec.monsters)
-        ok = hit_monster(rec, t, hit_now)
-        if len(rec.monsters) > n:
-            hits.append(("monster", rec.monsters[-1], t))
-        return ok
-
-    def on_clue(rec: Any, t: int, taken_now: set) -> bool:
-        n = len(rec.clues)
-        ok = hit_clue(rec, t, taken_now)
-        if len(rec.clues) > n:
-            hits.append(("clue", rec.clues[-1], t))
-        return ok
-    model._hit_monster = on_monster  # type: ignore[method-assign]
-    model._hit_clue = on_clue  # type: ignore[method-assign]
+    def noting(hit: Callable, kind: str, made: str) -> Callable:
+        # The model's own hit (a standee knocked, a clue taken): what and when.
+        def wrapped(rec: Any, t: int, now: set) -> bool:
+            n = len(getattr(rec, made))
+            ok = hit(rec, t, now)
+            if len(getattr(rec, made)) > n:
+                hits.append((kind, getattr(rec, made)[-1], t))
+            return ok
+        return wrapped
+    model._hit_monster = noting(model._hit_monster, "monster", "monsters")  # type: ignore[method-assign]
+    model._hit_clue = noting(model._hit_clue, "clue", "clues")  # type: ignore[method-assign]
     build = s.controller.build
     events = _count_events(s.app)
     t0 = time.monotonic()
