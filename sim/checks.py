@@ -86,18 +86,22 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
 
 
 def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", players: int = 4,
-                 progress: bool = False):
+                 progress: bool = False, host: bool = False):
     """Play whole simulated Haunted House games (noise on) until `launches` dice
     have been launched; compare the monster hits and clues the firmware credited
-    with the table model's ground truth, launch by launch."""
+    with the table model's ground truth, launch by launch. host: with a host
+    console on the serial link (sim/host_link.py), whose replies keep the
+    firmware busy for a few ms at a time."""
     from sim.haunted_board import HauntedSim, HitReport
+    from sim.host_link import SimUsbSerial
 
     total = HitReport()
     t0 = time.monotonic()
     sim_s = 0.0
     k = 0
     while total.launches < launches:
-        s = HauntedSim(players=players, seed=seed + k, noise=noise)
+        s = HauntedSim(players=players, seed=seed + k, noise=noise,
+                       host_link=SimUsbSerial() if host else None)
         s.run()
         total.add(s.report())
         sim_s += s.sim_seconds()
@@ -138,15 +142,17 @@ def main(argv: list[str] | None = None) -> int:
     h.add_argument("--seed", type=int, default=1)
     h.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
     h.add_argument("--players", type=int, default=4, choices=(1, 2, 3, 4))
+    h.add_argument("--host", action="store_true",
+                   help="a host on the serial link: events on, state every 100 ms")
     args = p.parse_args(argv)
     if args.what == "hits":
         if args.launches < 1:
             print("hauntbox check: --launches must be at least 1", file=sys.stderr)
             return 2
         print(f"Hit crediting: {args.launches} launches, noise={args.noise}, seed={args.seed}, "
-              f"{args.players} players")
+              f"{args.players} players" + (", host polling the serial link" if args.host else ""))
         hrep, sim_s, wall = hit_accuracy(args.launches, args.seed, args.noise, args.players,
-                                         progress=True)
+                                         progress=True, host=args.host)
         for line in hit_lines(hrep, sim_s, wall):
             print(line)
         print("RESULT: " + ("PASS" if hrep.ok else "FAIL") + f" ({hrep.missed} missed, "
