@@ -45,8 +45,11 @@ class BeamReport:
 
 
 def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
-                  progress: bool = False) -> BeamReport:
+                  progress: bool = False, host: bool = False) -> BeamReport:
+    import asyncio
+
     from sim import install as sim_install
+    from sim.host_link import SimUsbSerial, busy_host
     from sim.roller_board import RollerSim
 
     s = RollerSim(players=2, seed=seed, noise=noise)
@@ -60,6 +63,7 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
     async def run() -> None:
         nonlocal missed, phantom, detected, released
         await s.app._start_tasks()
+        poll = asyncio.create_task(busy_host(s.app, SimUsbSerial(), 100)) if host else None
         for i in range(rotations):
             model.refill()
             start = s.clock.now_us
@@ -76,6 +80,8 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
                     phantom += counts[k] - truth[k]
             if progress and (i + 1) % 1000 == 0:
                 print(f"  {i + 1}/{rotations} rotations", file=sys.stderr)
+        if poll is not None:
+            poll.cancel()
         await s.app.stop_tasks()
 
     sim_install.run(run())
@@ -137,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--rotations", type=int, default=10000)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
+    b.add_argument("--host", action="store_true",
+                   help="a host on the serial link: events on, state every 100 ms")
     h = sub.add_parser("hits", help="Haunted House: hits credited vs. the table model's truth")
     h.add_argument("--launches", type=int, default=10000)
     h.add_argument("--seed", type=int, default=1)
@@ -162,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.rotations < 1:
             print("hauntbox check: --rotations must be at least 1", file=sys.stderr)
             return 2
-        print(f"Beam accuracy: {args.rotations} rotations, noise={args.noise}, seed={args.seed}")
-        rep = beam_accuracy(args.rotations, args.seed, args.noise, progress=True)
+        print(f"Beam accuracy: {args.rotations} rotations, noise={args.noise}, seed={args.seed}"
+              + (", host polling the serial link" if args.host else ""))
+        rep = beam_accuracy(args.rotations, args.seed, args.noise, progress=True, host=args.host)
         for line in rep.lines():
             print(line)
         ok = rep.missed == 0 and rep.phantom == 0 and rep.jams == 0
