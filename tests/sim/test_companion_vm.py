@@ -5,9 +5,11 @@ Super-Skill Pinball companion games, driven through the controllers (rules, butt
 matrix, saves), give identical transcripts on CPython (simulator fakes) and on
 MicroPython (the official WebAssembly VM).
 
-Budgets: the firmware compiled with mpy-cross, measured with sim/bench_vm_companion.py
-(the same approach as the Roller Ghoster bench): live heap after setting up a
-game, allocation per turn, and no allocation in the button IRQ handlers."""
+From the build: the firmware compiled with mpy-cross plays whole games in the VM
+through sim/bench_vm_companion.py (the bench's own harness), the button IRQ
+handlers allocate nothing and no game is kept after the next one starts. The
+heap and allocation figures and their budgets are `make bench`'s job (the tests
+check correctness only)."""
 import json
 import tempfile
 from pathlib import Path
@@ -19,7 +21,6 @@ from sim.bench import vm_code
 from vm.mpvm import run_micropython, vm_available
 
 ROOT = Path(__file__).resolve().parents[2]
-BUDGET_HEAP = 64 * 1024
 # A few games only catch a gross leak (a whole game kept per game: several KB).
 # The first games still warm up by a few hundred bytes (Super-Skill: +608 B from
 # game 1 to 200 in `make bench`), and small leaks are the bench's job: a trend
@@ -110,7 +111,7 @@ def test_companion_games_identical_on_micropython_and_cpython():
         assert len(vm["events"]) > 50
 
 
-# ---- budgets ---------------------------------------------------------------------------
+# ---- from the build --------------------------------------------------------------------
 
 _BUILD = {}
 
@@ -132,24 +133,19 @@ def vm_figures(game, mode, players=4, turns=150, games=3, seed=7):
     return json.loads(out.strip().splitlines()[-1])
 
 
-def test_superskill_companion_fits_the_budgets():
-    """Super-Skill companion: within 64 KB live heap and 2 KB allocated per roll, no leak,
-    button IRQ handlers allocate nothing."""
+def test_superskill_companion_runs_from_the_build():
+    """Super-Skill companion from the .mpy build: whole games, a save every roll, the
+    button IRQ handlers allocate nothing, no game kept after the next one."""
     r = vm_figures("superskill", "companion")
-    assert r["after_setup"] <= BUDGET_HEAP and r["peak_live"] <= BUDGET_HEAP, r
-    assert r["alloc_avg"] <= 2 * 1024, r
     assert r["irq_handlers"] == 4 and r["irq_failures"] == []
     assert r["samples"][-1] - r["after_first_game"] <= GROSS_LEAK, r
     assert r["turns"] > 20
 
 
-def test_beetlejuice_fits_the_budgets():
-    """Watch Out Beetlejuice: within 64 KB live heap and 2 KB allocated per turn (the
-    keep prompt no longer lists every reroll, the cards are compact records), no leak
-    across games, IRQ handlers allocate nothing."""
+def test_beetlejuice_runs_from_the_build():
+    """Watch Out Beetlejuice from the .mpy build: whole games with the firmware's decks,
+    the button IRQ handlers allocate nothing, no game kept after the next one."""
     r = vm_figures("beetlejuice", "firmware")
-    assert r["after_setup"] <= BUDGET_HEAP and r["peak_live"] <= BUDGET_HEAP, r
-    assert r["alloc_avg"] <= 2 * 1024, r
     assert r["irq_handlers"] == 4 and r["irq_failures"] == []
     assert r["samples"][-1] - r["after_first_game"] <= GROSS_LEAK, r
     assert r["turns"] > 10
