@@ -92,12 +92,13 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
 
 
 def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", players: int = 4,
-                 progress: bool = False, host: bool = False):
+                 progress: bool = False, host: bool = False, flash_ms: int = 0):
     """Play whole simulated Haunted House games (noise on) until `launches` dice
     have been launched; compare the monster hits and clues the firmware credited
     with the table model's ground truth, launch by launch. host: with a host
     console on the serial link (sim/host_link.py), whose replies keep the
-    firmware busy for a few ms at a time."""
+    firmware busy for a few ms at a time. flash_ms: every save blocks the
+    firmware that long (each file commit and rename, sim/models/flash.py)."""
     from sim.haunted_board import HauntedSim, HitReport
     from sim.host_link import SimUsbSerial
 
@@ -108,7 +109,15 @@ def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", playe
     while total.launches < launches:
         s = HauntedSim(players=players, seed=seed + k, noise=noise,
                        host_link=SimUsbSerial() if host else None)
-        s.run()
+        if flash_ms:
+            from sim.models import flash
+            us = flash_ms * 1000
+            flash.attach(flash.FlashModel(stall_us={"close": us, "rename": us}))
+        try:
+            s.run()
+        finally:
+            if flash_ms:
+                flash.detach()
         total.add(s.report())
         sim_s += s.sim_seconds()
         k += 1
@@ -152,15 +161,21 @@ def main(argv: list[str] | None = None) -> int:
     h.add_argument("--players", type=int, default=4, choices=(1, 2, 3, 4))
     h.add_argument("--host", action="store_true",
                    help="a host on the serial link: events on, state every 100 ms")
+    h.add_argument("--flash-ms", type=int, default=0,
+                   help="each file commit and rename of a save blocks the firmware this long")
     args = p.parse_args(argv)
     if args.what == "hits":
         if args.launches < 1:
             print("hauntbox check: --launches must be at least 1", file=sys.stderr)
             return 2
+        if args.flash_ms < 0:
+            print("hauntbox check: --flash-ms must be 0 or more", file=sys.stderr)
+            return 2
         print(f"Hit crediting: {args.launches} launches, noise={args.noise}, seed={args.seed}, "
-              f"{args.players} players" + (", host polling the serial link" if args.host else ""))
+              f"{args.players} players" + (", host polling the serial link" if args.host else "")
+              + (f", saves blocking {args.flash_ms} ms per commit and rename" if args.flash_ms else ""))
         hrep, sim_s, wall = hit_accuracy(args.launches, args.seed, args.noise, args.players,
-                                         progress=True, host=args.host)
+                                         progress=True, host=args.host, flash_ms=args.flash_ms)
         for line in hit_lines(hrep, sim_s, wall):
             print(line)
         print("RESULT: " + ("PASS" if hrep.ok else "FAIL") + f" ({hrep.missed} missed, "

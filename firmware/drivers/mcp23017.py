@@ -127,6 +127,7 @@ class Mcp23017:
         self.captured = 0       # edges taken from INTCAP
         self.late = 0           # edges seen only in GPIO (changed after the capture)
         self.reverted = 0       # captured changes already undone at the read
+        self.unsure = 0         # services where both ports had captures
 
     # ---- configuration -------------------------------------------------
 
@@ -230,6 +231,11 @@ class Mcp23017:
         # the loop was busy for longer than a line's min_us (a flash save, a long
         # serial write, the score chain). A real knock outlasts such a stall; one
         # that does not is missed, which the referee can add.
+        # Both ports share the INT line (MIRROR): when both have captures, only
+        # the first set it, at t_int; the other port captured later, at a time
+        # the INT line no longer shows. Those captures are dated so that no run
+        # of 1s looks longer than it was (the table sets IPOL so that 1 = active):
+        # a change to 1 at the read, a change to 0 at t_int.
         # Returns the number of edges delivered, or -1 if the chip did not answer.
         b = _B6
         try:
@@ -241,6 +247,7 @@ class Mcp23017:
         self.services += 1
         mask = self.inputs
         flagged = (b[0] | (b[1] << 8)) & mask
+        gpio = (b[4] | (b[5] << 8)) & mask
         st = self.state
         n = 0
         took = 0
@@ -248,10 +255,15 @@ class Mcp23017:
             cap = b[2] | (b[3] << 8)
             took = (cap ^ st) & flagged
             if took:
-                n += self._report(took, cap, t_int, sink)
+                if flagged & 0xFF and flagged & 0xFF00:
+                    late_up = took & cap & gpio     # to 1 at an unknown time, still 1
+                    n += self._report(took ^ late_up, cap, t_int, sink)
+                    n += self._report(late_up, cap, t_now, sink)
+                    self.unsure += 1
+                else:
+                    n += self._report(took, cap, t_int, sink)
                 self.captured += n
                 st ^= took
-        gpio = (b[4] | (b[5] << 8)) & mask
         ch = gpio ^ st
         back = ch & took
         if back:
@@ -267,6 +279,7 @@ class Mcp23017:
         return n
 
     def _report(self, changed, levels, t, sink):
+        # sink(pin, t, level) for every pin set in changed, lowest first.
         n = 0
         i = 0
         while changed:

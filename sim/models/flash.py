@@ -10,6 +10,10 @@ cut at any point, the filesystem a rebooted board would find:
   that path (none, for a new temporary file) -- or, in `torn` mode, the bytes
   written so far, to model a filesystem without that guarantee;
 - rename and remove are atomic: before or after, never half.
+
+`stall_us` gives operations a duration in virtual time: the firmware waits
+(its loop is blocked, as on a Pico while littlefs programs or erases flash)
+while the hardware goes on (the scheduled edges still fire).
 """
 from __future__ import annotations
 
@@ -64,8 +68,10 @@ class _Os:
 
 
 class FlashModel:
-    def __init__(self, files: dict[str, str] | None = None) -> None:
+    def __init__(self, files: dict[str, str] | None = None,
+                 stall_us: dict[str, int] | None = None) -> None:
         self.files: dict[str, str] = dict(files or {})
+        self.stall_us = stall_us or {}     # operation kind -> time it blocks the firmware
         self.open_writes: dict[str, str] = {}
         self.ops = 0
         self.commits = 0
@@ -78,6 +84,10 @@ class FlashModel:
         self.ops += 1
         if self.on_op is not None:
             self.on_op(kind, path)
+        us = self.stall_us.get(kind, 0)
+        if us:
+            from sim import runtime
+            runtime.clock().sleep_us(us)
 
     def open(self, path: str, mode: str = "r") -> FlashFile:
         if "w" in mode:

@@ -16,7 +16,14 @@ def test_hits_with_a_host_polling(capsys):
     assert "RESULT: PASS (0 missed, 0 phantom, 0 wrong player)" in out
 
 
+def test_hits_with_saves_that_take_time(capsys):
+    assert main(["hits", "--launches", "60", "--players", "2", "--host", "--flash-ms", "25"]) == 0
+    out = capsys.readouterr().out
+    assert "saves blocking 25 ms" in out and "RESULT: PASS" in out
+
+
 def test_bad_counts_are_refused(capsys):
     assert main(["beams", "--rotations", "0"]) == 2
     assert main(["hits", "--launches", "0"]) == 2
+    assert main(["hits", "--flash-ms", "-1"]) == 2
     assert "must be at least 1" in capsys.readouterr().err

@@ -120,6 +120,41 @@ def test_intcap_keeps_a_pulse_that_ended_before_the_read(rig):
     assert d.state & 0x0100 == 0
 
 
+def test_a_capture_on_the_other_port_is_dated_so_no_pulse_grows(rig):
+    """Ports A and B share the INT line. Port A's change set it at t_int; port B's
+    change 3 ms later raised no new edge, and when it was captured is unknown. A
+    change to 0 there is dated at t_int: the earliest it can have been, so no run
+    of 1s (active) looks longer than it was."""
+    d = rig.Mcp23017(rig.i2c, 0x20)
+    d.configure()
+    assert d.state & 0x0100                       # B0 idles at 1 (pull-up)
+    rig.chip.set_input(0, 0)                      # A0 to 0: INT asserted now
+    t_int = rig.clk.ticks_us()
+    rig.clk.sleep_us(3000)
+    rig.chip.set_input(8, 0)                      # B0 to 0, 3 ms later
+    assert rig.chip.reg("INTF", 1) & 1            # port B flagged; INT was already low
+    rig.clk.sleep_us(200)
+    d.service(t_int, rig.sink)
+    assert (0, t_int, 0) in rig.edges             # port A: the edge that set INT
+    assert (8, t_int, 0) in rig.edges             # to 0: dated at the earliest
+    assert d.unsure == 1
+
+
+def test_a_rise_on_the_other_port_is_dated_at_the_read(rig):
+    d = rig.Mcp23017(rig.i2c, 0x20, invert=0x0100)    # B0 reads 1 when its pin is low
+    d.configure()
+    rig.chip.set_input(0, 0)                      # A0: sets INT
+    t_int = rig.clk.ticks_us()
+    rig.clk.sleep_us(3000)
+    rig.chip.set_input(8, 0)                      # B0 becomes 1 (active) 3 ms later
+    rig.clk.sleep_us(200)
+    now = rig.clk.ticks_us()
+    d.service(t_int, rig.sink)
+    assert (0, t_int, 0) in rig.edges
+    assert (8, now, 1) in rig.edges               # not at t_int: 3 ms it was not active
+    assert d.unsure == 1
+
+
 def test_a_change_after_the_capture_is_reported_at_the_read(rig):
     """A pin that changed while INT was already latched (not undone) is only in GPIO:
     it changed at some time before the read, reported at the read."""
