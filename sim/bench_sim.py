@@ -1,7 +1,7 @@
 """`make bench`, simulator side: figures that need the physical models and the
 virtual clock, per game. Each function plays one whole busy game and returns
 
-    {"latency": {"label", "what", "max_ms", "avg_ms", "n", "missed"} | None,
+    {"latency": {"label", "what", "max_ms", "avg_ms", "n", "missed", "skipped"} | None,
      "link": serial-link figures | None,
      "chains": [{"name", "leds", "writes", "irq_off_us"}], "events": bus events,
      "sim_seconds", "wall_seconds"}
