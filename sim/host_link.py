@@ -1,18 +1,23 @@
 """A host on the board's USB serial link, in the simulator's virtual time.
 
-The firmware's own `games.link.Link` and `protocol.Protocol` run unchanged; only
-the byte transport is simulated:
+The firmware's own `games.link.Link`, `PollingWriter` and `protocol.Protocol`
+run unchanged, wired as `serve_stdio()` wires them on the Pico; only the port
+is simulated:
 
-* `SimUsbSerial.write(line)` is the Pico's `sys.stdout.write` to USB CDC. It
-  blocks the firmware for as long as the bytes take to leave (`bytes_per_ms`),
-  as a real write does once TinyUSB's small transmit FIFO is full. The hardware
-  goes on meanwhile: the clock advances through the scheduled edges, so the
-  beams' IRQs record them at their real times.
+* `SimUsbSerial` is the Pico's USB serial (TinyUSB CDC) as MicroPython drives
+  it: a transmit buffer of `fifo` bytes that the host empties at
+  `bytes_per_ms` while it reads. `write(piece)` waits while the piece does not
+  fit, up to `timeout_ms` (then the piece is lost), and the firmware is blocked
+  meanwhile; the hardware goes on (the clock advances through the scheduled
+  edges, so IRQs record them at their real times). `writable()` is POLLOUT:
+  room for at least one byte. `pause(at_ms, for_ms)` makes the host stop
+  reading for a while (a paused terminal). The host side reassembles the byte
+  stream into lines and checks that each is whole JSON.
 * `busy_host(...)` is a task that plays a host console: it turns the event
   stream on, then asks for the whole `state` every `period_ms`.
 
-Used by `make bench` to measure sensor-to-LED latency with the serial link
-active, and by the tests.
+Used by `make bench` (latency with the serial link active), by
+`python -m sim.checks ... --host` and by the tests.
 """
 from __future__ import annotations
 
@@ -31,44 +36,103 @@ DEFAULT_BYTES_PER_MS = 256
 @dataclass
 class SimUsbSerial:
     bytes_per_ms: int = DEFAULT_BYTES_PER_MS
+    fifo: int = 256                 # TinyUSB CDC transmit buffer (rp2 port)
+    timeout_ms: int = 500           # MicroPython's USB CDC write timeout
+    pauses: list[tuple[int, int]] = field(default_factory=list)    # (from_us, to_us)
+    level: float = 0.0              # bytes in the transmit buffer
+    t_last: int = 0
     lines: int = 0
+    events: int = 0
+    bad_lines: int = 0              # lines the host could not parse (cut or mixed)
+    lost_pieces: int = 0            # pieces dropped by a write timeout
     bytes_sent: int = 0
     blocked_us: int = 0
     longest_block_us: int = 0
     replies: list[dict] = field(default_factory=list)   # the last few replies (not events)
-    events: int = 0
+    log: list[dict] | None = None   # every message the host got, if a list is given
+    writer: Any = None              # the firmware's PollingWriter on this port
+    stream: bytearray = field(default_factory=bytearray)
 
-    def write(self, line: bytes) -> None:
-        n = len(line)
-        us = (n * 1000 + self.bytes_per_ms - 1) // self.bytes_per_ms
-        runtime.clock().sleep_us(us)        # the firmware waits; the hardware does not
-        self.lines += 1
-        self.bytes_sent += n
+    def pause(self, at_ms: float, for_ms: float) -> None:
+        t = int(at_ms * 1000)
+        self.pauses.append((t, t + int(for_ms * 1000)))
+
+    def _reading(self, t: int) -> bool:
+        return not any(a <= t < b for a, b in self.pauses)
+
+    def _drain(self) -> None:
+        now = runtime.clock().now_us
+        if now > self.t_last and self._reading(now):
+            self.level = max(0.0, self.level - (now - self.t_last) * self.bytes_per_ms / 1000)
+        self.t_last = now
+
+    def writable(self) -> bool:
+        self._drain()
+        return self.level < self.fifo
+
+    def write(self, piece: Any) -> None:
+        data = bytes(piece)
+        clk = runtime.clock()
+        start = clk.now_us
+        while True:
+            self._drain()
+            if len(data) <= self.fifo - self.level:
+                break
+            if clk.now_us - start >= self.timeout_ms * 1000:
+                self.lost_pieces += 1
+                self._blocked(clk.now_us - start)
+                return
+            clk.sleep_us(1000)          # MicroPython checks for room every ms
+        self.level += len(data)
+        self.bytes_sent += len(data)
+        self._blocked(clk.now_us - start)
+        self._receive(data)
+
+    def _blocked(self, us: int) -> None:
         self.blocked_us += us
         self.longest_block_us = max(self.longest_block_us, us)
-        msg = json.loads(line)
-        if "ev" in msg:
-            self.events += 1
-        else:
-            self.replies.append(msg)
-            if len(self.replies) > 8:
-                del self.replies[:4]
+
+    def _receive(self, data: bytes) -> None:
+        self.stream += data
+        while True:
+            i = self.stream.find(b"\n")
+            if i < 0:
+                return
+            line = bytes(self.stream[:i])
+            del self.stream[:i + 1]
+            self.lines += 1
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                self.bad_lines += 1
+                continue
+            if self.log is not None:
+                self.log.append(msg)
+            if "ev" in msg:
+                self.events += 1
+            else:
+                self.replies.append(msg)
+                if len(self.replies) > 8:
+                    del self.replies[:4]
 
 
 async def busy_host(app: Any, serial: SimUsbSerial, period_ms: int = 100) -> None:
     """A host console on the link: events on, then a `state` request every period_ms."""
-    from games.link import Link
+    from games.link import Link, PollingWriter
     from protocol import Protocol
 
-    link = Link(Protocol(app), serial.write)
+    writer = PollingWriter(serial.write, serial.writable)
+    link = Link(Protocol(app), writer.write, writer.flush)
+    serial.writer = writer
     pump = asyncio.create_task(link.pump())
     try:
         link.receive(b'{"cmd":"events","on":true,"id":1}\n')
         n = 2
         while True:
             await asyncio.sleep(period_ms / 1000)
-            link.receive(b'{"cmd":"state","id":%d}\n' % n)
-            n += 1
+            if serial._reading(runtime.clock().now_us):
+                link.receive(b'{"cmd":"state","id":%d}\n' % n)
+                n += 1
     finally:
         pump.cancel()
         link.proto.close()

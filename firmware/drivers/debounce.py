@@ -1,7 +1,10 @@
 # A debounced digital input (button, notch switch) over an EdgeRecorder.
 # The level counts as settled once no edge has arrived for debounce_ms (timed
 # from the captured edge timestamps); presses are counted on settled
-# transitions to the active level.
+# transitions to the active level. The recorded edges are replayed in order, so
+# a level that held for debounce_ms between two edges settles even when
+# update() runs only after both (the loop was busy: a flash save, a USB write
+# waiting for the host): an 80 ms press inside a 500 ms stall still counts.
 
 from time import ticks_diff, ticks_us
 
@@ -16,15 +19,27 @@ class DebouncedInput:
         self._last_edge = ticks_us()
         self.presses = 0
         self.edges = 0
+        self._changed = False
         self._sink = self._edge
 
     def _edge(self, t_us, level):
         self.edges += 1
+        # The level before this edge held from _last_edge to t_us: long enough,
+        # and it was a settled level, whenever this edge is read.
+        if self._raw != self.stable and ticks_diff(t_us, self._last_edge) >= self.debounce_us:
+            self._settle(self._raw)
         self._raw = level
         self._last_edge = t_us
 
+    def _settle(self, level):
+        self.stable = level
+        self._changed = True
+        if level == self.active_level:
+            self.presses += 1
+
     def update(self):
-        # Returns True if the settled level changed.
+        # Returns True if the settled level changed (or settled and changed back).
+        self._changed = False
         self.rec.read(self._sink)
         raw = self.rec.level()
         if raw != self._raw:
@@ -32,11 +47,8 @@ class DebouncedInput:
             self._raw = raw
             self._last_edge = ticks_us()
         if raw != self.stable and ticks_diff(ticks_us(), self._last_edge) >= self.debounce_us:
-            self.stable = raw
-            if raw == self.active_level:
-                self.presses += 1
-            return True
-        return False
+            self._settle(raw)
+        return self._changed
 
     def settle_wait_ms(self):
         # Milliseconds until the pending level can be taken as settled (0 if none).

@@ -523,12 +523,17 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
                 await asyncio.sleep(0.001)
             return self.s.read(n)
 
+    POLLOUT = 4                 # select.POLLOUT on Linux and MicroPython
+
     class Poll:
         def register(self, s, mask):
             self.s = s
+            self.mask = mask
 
         def poll(self, timeout):
             assert timeout == 0
+            if self.mask & POLLOUT:
+                return [(self.s, POLLOUT)]      # the host reads: always room
             return [(self.s, 1)] if self.s.data else []
 
     class Bus:
@@ -555,6 +560,7 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
     monkeypatch.setattr(sys, "stdout", Stdout)
     monkeypatch.setattr(asyncio, "StreamReader", Reader, raising=False)
     monkeypatch.setattr(select, "poll", Poll)
+    monkeypatch.setattr(select, "POLLOUT", POLLOUT, raising=False)
 
     async def scenario():
         task = asyncio.create_task(link_mod.serve_stdio(App()))

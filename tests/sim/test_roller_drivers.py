@@ -158,6 +158,45 @@ def test_bouncing_button_gives_one_press(clock):
     assert btn.edges >= 7
 
 
+def test_a_press_inside_a_stall_still_counts_once(clock):
+    """The loop was busy for 500 ms (a USB write waiting for the host, a flash save):
+    a bouncy 80 ms press happened entirely inside it. Replaying the recorded edges
+    settles the press anyway; bounce inside it is still one press."""
+    from machine import Pin
+    from drivers.debounce import DebouncedInput
+    from drivers.edges import EdgeRecorder
+    pin = Pin(2, Pin.IN, Pin.PULL_UP)
+    btn = DebouncedInput(EdgeRecorder(pin, 8), 0, 20)
+    btn.update()
+    t = clock.now_us
+    clock.at(t + 10_000, lambda: pin.sim_drive(0))
+    clock.at(t + 10_500, lambda: pin.sim_drive(None))      # a bounce
+    clock.at(t + 11_000, lambda: pin.sim_drive(0))
+    clock.at(t + 90_000, lambda: pin.sim_drive(None))      # released after 79 ms
+    clock.advance_ms(500)                                   # ... and nobody looked
+    assert btn.update() is True
+    assert btn.take_presses() == 1 and not btn.active()
+    for _ in range(50):
+        clock.advance_ms(1)
+        btn.update()
+    assert btn.presses == 0
+
+
+def test_a_glitch_inside_a_stall_is_not_a_press(clock):
+    from machine import Pin
+    from drivers.debounce import DebouncedInput
+    from drivers.edges import EdgeRecorder
+    pin = Pin(2, Pin.IN, Pin.PULL_UP)
+    btn = DebouncedInput(EdgeRecorder(pin, 8), 0, 20)
+    btn.update()
+    t = clock.now_us
+    clock.at(t + 10_000, lambda: pin.sim_drive(0))
+    clock.at(t + 15_000, lambda: pin.sim_drive(None))      # 5 ms: shorter than 20 ms
+    clock.advance_ms(500)
+    btn.update()
+    assert btn.take_presses() == 0 and not btn.active()
+
+
 # ---- tower ---------------------------------------------------------------
 
 def test_tower_turns_exactly_one_notch_despite_switch_bounce(clock, run):
