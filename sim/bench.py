@@ -168,6 +168,8 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
         steps += ["settle()", f"next_game({i})"]
         if (i + 2) % every == 0 or i + 2 == games:
             steps += ["settle()", f"sample({i + 2})"]
+    if script != "sim/bench_vm_rules.py":
+        steps += ["settle()", "host_on()", "settle()", "host_game()", "settle()", "host_sample()"]
     steps.append(f"finish({games})")
     out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw, timeout=900)
     return json.loads(out.strip().splitlines()[-1])
@@ -270,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
              f["alloc_avg"] <= BUDGET_ALLOC_AVG)
         line("bytes allocated per turn, maximum", f"{f['alloc_max']} B", f"({f['turns']} turns)")
         leak_lines(line, f)
+        if f.get("with_host"):
+            line("live heap with a host connected", kb(f["with_host"]),
+                 "budget 64 KB (protocol loaded, one game with the link live)",
+                 f["with_host"] <= BUDGET_HEAP)
         if "irq_failures" in f:
             line("hard IRQ handlers run under heap_lock", f"{f['irq_handlers']} ok" if not f["irq_failures"]
                  else f"{len(f['irq_failures'])} FAIL", "allocate nothing", not f["irq_failures"])

@@ -13,8 +13,10 @@
 #   play_turn()                      one turn through the firmware's real path
 #   new_game(i)                      start the (i + 2)-th game
 #   extra_figures()                  optional: fill its own keys at the end
+#   S["app"]                         the App (for host_on)
 # and the steps are: load() / setup() / measured_turn() x N / next_game(i) /
-# sample(n) / finish(n), with settle() before each measuring step.
+# sample(n) / [host_on() / host_game() / host_sample()] / finish(n), with
+# settle() before each measuring step.
 import gc
 import json
 
@@ -32,11 +34,55 @@ def results(extra=None):
     r = {"turn_allocs": [], "peak_live": 0, "after_import": 0, "after_setup": 0,
          "after_first_game": 0, "after_games": 0, "games": 0, "turns": 0, "alloc_avg": 0,
          "alloc_max": 0, "samples": [0] * NSAMPLES, "sample_games": [0] * NSAMPLES,
-         "nsamples": 0}
+         "nsamples": 0, "with_host": 0}
     if extra:
         for k in extra:
             r[k] = extra[k]
     return r
+
+
+def connect_host(app):
+    # A host speaks on the serial link: serve_stdio then loads the protocol and
+    # builds the Link as games/link_core.board_link does. The host says hello, turns
+    # the events on and reads a state; everything it gets is written to a port
+    # that takes it all (nothing waits).
+    from games.link_core import board_link
+    link = board_link(app, lambda b: None, lambda: True)
+    S["link"] = link  # noqa: F821
+    link.receive(b'{"cmd":"hello","id":1}\n{"cmd":"events","on":true,"id":2}\n'
+                 b'{"cmd":"state","id":3}\n')
+    drain_link()
+
+
+def drain_link():
+    # What the link's pump does between turns: every queued event goes out.
+    link = S.get("link")  # noqa: F821
+    if link is None:
+        return
+    take = link.proto.take_event
+    line = take()
+    while line is not None:
+        link.send(line)
+        line = take()
+    link.flush()
+
+
+def host_on():
+    # Steps after the last measured game: a host connects (host_on), one more
+    # game is played with the link live, its events encoded and sent after every
+    # turn (host_game), and the live heap is read (host_sample).
+    connect_host(S["app"])
+
+
+def host_game():
+    new_game(0)
+    while not current().is_over():
+        play_turn()
+        drain_link()
+
+
+def host_sample():
+    R["with_host"] = live()
 
 
 def baseline():

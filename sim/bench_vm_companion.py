@@ -23,6 +23,7 @@ S = {}
 def load():
     import tsf_shim  # noqa: F401  (asyncio.ThreadSafeFlag for the pyscript VM)
     import app
+    import games.link  # noqa: F401  (app.run() starts its serve_stdio on the board)
     S["app_mod"] = app
     try:
         os.mkdir("/state")
@@ -34,6 +35,7 @@ def setup(game, seed, players, mode):
     R["after_import"] = live()
     from rules.rng import Rng
     a = S["app_mod"].App(root="/fw/", state_root="/state/", seed=seed, game=game)
+    S["app"] = a
     c = a.controller
     S["c"] = c
     S["players"] = players

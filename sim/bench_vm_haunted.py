@@ -65,6 +65,7 @@ def advance(ms):
 def load():
     import tsf_shim  # noqa: F401  (asyncio.ThreadSafeFlag for the pyscript VM)
     import app
+    import games.link  # noqa: F401  (app.run() starts its serve_stdio on the board)
     import devices.table
     import drivers.debounce
     import drivers.edges
@@ -108,6 +109,7 @@ def setup(seed):
     for name in LINES:
         set_line(name, 0)
     a = S["app_mod"].App(root="/fw/", state_root="/state/", seed=seed, game="haunted-house")
+    S["app"] = a
     c = a.controller
     S["c"] = c
     S["r"] = Rng(seed + 1)

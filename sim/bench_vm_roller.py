@@ -12,6 +12,7 @@ S = {}
 def load():
     import tsf_shim  # noqa: F401  (asyncio.ThreadSafeFlag for the pyscript VM)
     import app
+    import games.link  # noqa: F401  (app.run() starts its serve_stdio on the board)
     S["app_mod"] = app
     try:
         os.mkdir("/state")
@@ -24,6 +25,7 @@ def setup(seed):
     from rules.rng import Rng
     from rules.roller_ghoster import FACES
     a = S["app_mod"].App(root="/fw/", state_root="/state/", seed=seed, game="roller-ghoster")
+    S["app"] = a
     S["c"] = a.controller
     S["c"].new_game(4, 0)
     S["r"] = Rng(seed)

@@ -118,12 +118,10 @@ class SimUsbSerial:
 
 async def busy_host(app: Any, serial: SimUsbSerial, period_ms: int = 100) -> None:
     """A host console on the link: events on, then a `state` request every period_ms."""
-    from games.link import Link, PollingWriter
-    from protocol import Protocol
+    from games.link_core import board_link
 
-    writer = PollingWriter(serial.write, serial.writable)
-    link = Link(Protocol(app), writer.write, writer.flush)
-    serial.writer = writer
+    link = board_link(app, serial.write, serial.writable)      # as serve_stdio builds it
+    serial.writer = link.writer
     pump = asyncio.create_task(link.pump())
     try:
         link.receive(b'{"cmd":"events","on":true,"id":1}\n')

@@ -1,7 +1,7 @@
 """A simulated board on a pseudo-terminal: `hauntbox sim --pty`.
 
 The unmodified firmware runs on the simulated Roller Ghoster tower with the
-clock in realtime mode, and its host link (firmware/games/link.py's `Link`
+clock in realtime mode, and its host link (firmware/games/link_core.py's `Link`
 with firmware/protocol.py) is served on a pseudo-terminal, so `hauntbox
 console`, `hauntbox monitor` and the Client connect to the printed path exactly
 as to a Pico's USB serial port:
@@ -269,7 +269,7 @@ class PtyBoard:
 
     async def serve(self) -> None:
         """The board's host link on the pty master: firmware Link + Protocol."""
-        from games.link import Link
+        from games.link_core import Link
         from protocol import Protocol
 
         assert self.transport is not None

@@ -13,7 +13,7 @@ from sim import install as sim_install
 from vm.mpvm import run_micropython, vm_available
 
 sim_install.install()       # the firmware's path and time module (ticks_us) on a virtual clock
-from games.link import BACKLOG, CAREFUL, OUT_CHUNK, Link, PollingWriter  # noqa: E402
+from games.link_core import BACKLOG, CAREFUL, OUT_CHUNK, Link, PollingWriter  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +40,7 @@ def test_small_pieces_only_while_there_is_room_and_the_rest_waits():
     port = Port(room=2)
     w = PollingWriter(port.out, port.writable)
     w.write(b"a" * 40 + b"\n")
-    assert port.pieces == [OUT_CHUNK, OUT_CHUNK] and w.tail - w.head == 41 - 2 * OUT_CHUNK
+    assert port.pieces == [OUT_CHUNK, OUT_CHUNK] and w.waiting == 41 - 2 * OUT_CHUNK
     assert w.flush() is False
     port.room = 100
     assert w.flush() is True and port.got == b"a" * 40 + b"\n"
@@ -181,7 +181,7 @@ def test_the_writer_runs_on_micropython_the_same_way():
     code = '''
 import sys
 sys.path.insert(0, "/fw")
-from games.link import PollingWriter
+from games.link_core import PollingWriter
 got = bytearray()
 room = [0]
 def out(b):

@@ -429,7 +429,7 @@ def test_event_encoding():
 
 
 def test_link_writes_replies_and_pumps_events():
-    from games.link import Link
+    from games.link_core import Link
 
     class Bus:
         def __init__(self):
