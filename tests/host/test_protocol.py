@@ -565,6 +565,7 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
     async def scenario():
         task = asyncio.create_task(link_mod.serve_stdio(App()))
         await asyncio.sleep(0.01)
+        assert App.bus.sinks == []      # no host yet: no protocol, no event encoded
         src = Stdin.buffer
         src.data += b'{"cmd":"hello","id":1}\n' + b'{"cmd":"legal","id":2}\n' * 5
         await asyncio.sleep(0.05)
