@@ -429,6 +429,8 @@ def test_event_encoding():
 
 
 def test_link_writes_replies_and_pumps_events():
+    from sim import install as sim_install
+    sim_install.install()           # MicroPython's time module (link_core reads ticks)
     from games.link_core import Link
 
     class Bus:
@@ -494,6 +496,8 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
     import select
     import sys
 
+    from sim import install as sim_install
+    sim_install.install()           # MicroPython's time and asyncio extras (link_core uses them)
     from games import link as link_mod
 
     class In:
