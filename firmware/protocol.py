@@ -24,11 +24,11 @@ PROTOCOL = const(1)          # bumped on incompatible changes
 MAX_LINE = const(1024)       # bytes per request line, newline excluded
 QUEUE_LEN = const(64)        # outgoing events kept while the host is slow
 MAX_ID = const(64)           # longest string id echoed back
-JOG_MIN_MS = const(20)
-JOG_MAX_MS = const(3000)
 
 COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate",
             "events")
+# Rarely used: in protocol_admin.py, loaded for one request and dropped again.
+ADMIN = ("new", "config", "selftest", "calibrate")
 
 _NL = b"\n"
 _NONE = ()                   # marker: optional argument not given
@@ -125,8 +125,7 @@ class Protocol:
         self._discard = False
         self._cmds = {
             "hello": self._hello, "state": self._state, "legal": self._legal,
-            "act": self._act, "new": self._new, "config": self._config,
-            "selftest": self._selftest, "calibrate": self._calibrate, "events": self._events,
+            "act": self._act, "events": self._events,
         }
         self._sink = self.on_event
         if subscribe:
@@ -230,9 +229,12 @@ class Protocol:
             if not isinstance(cmd, str):
                 raise BadRequest("cmd must be a string")
             fn = self._cmds.get(cmd)
-            if fn is None:
+            if fn is not None:
+                body = fn(msg)
+            elif cmd in ADMIN:
+                body = self._admin(cmd, msg)
+            else:
                 raise BadRequest("unknown command %s" % dumps(cmd[:32]))
-            body = fn(msg)
         except BadRequest as e:
             self.errors += 1
             return [reply_error(rid, str(e))]
@@ -256,31 +258,16 @@ class Protocol:
             return None
         return {"kind": cur[0], "player": cur[1], "options": cur[2]}
 
-    def _run(self, name, coro, done):
-        # Run a service coroutine as a task; done(result) publishes the outcome.
-        spawn = self.spawn
-        if spawn is None:
-            import asyncio
-            spawn = asyncio.create_task
-        self.busy = name
-        proto = self
-
-        async def task():
-            try:
-                res = await coro
-            except Exception as e:  # noqa: BLE001 - report, never crash the board
-                res = {"result": "error", "error": type(e).__name__}
-            finally:
-                proto.busy = None
-            done(res)
-        t = task()
+    def _admin(self, cmd, msg):
+        # new, config, selftest, calibrate: their code (about a quarter of the
+        # protocol) is not kept in RAM between requests.
+        import sys
+        import protocol_admin
         try:
-            spawn(t)
-        except Exception:  # noqa: BLE001 - no event loop (tests): undo
-            self.busy = None
-            t.close()
-            coro.close()
-            raise BadRequest("cannot start %s now" % name)
+            return getattr(protocol_admin, cmd)(self, msg)
+        finally:
+            if sys.implementation.name == "micropython":
+                sys.modules.pop("protocol_admin", None)
 
     # ---- commands --------------------------------------------------------
 
@@ -342,108 +329,6 @@ class Protocol:
             raise BadRequest(err)
         return {"kind": kind, "player": who, "action": action}
 
-    def _new(self, msg):
-        app = self.app
-        c = app.controller
-        g = getattr(c, "game", None)
-        cur_players = getattr(g, "players", None)
-        if not _is_int(cur_players):
-            cur_players = app.settings.get("players")
-        game = _arg(msg, "game", "str", app.game_name)
-        players = _arg(msg, "players", "int", cur_players)
-        start = _arg(msg, "start", "int", 0)
-        options = _arg(msg, "options", "dict", None)
-        err = app.request_new_game(game, players, start, options)
-        if err is not None:
-            raise BadRequest(err)
-        return {"game": game, "players": players, "start": start}
-
-    def _config(self, msg):
-        op = _arg(msg, "op", "str", "get")
-        s = self.app.settings
-        if op == "get":
-            key = _arg(msg, "key", "str", None)
-            if key is None:
-                return {"values": s.all()}
-            if not _known_setting(key):
-                raise BadRequest("unknown setting %s" % dumps(key[:40]))
-            return {"key": key, "value": s.get(key)}
-        if op != "set":
-            raise BadRequest("op must be get or set")
-        key = _arg(msg, "key", "str")
-        if "value" not in msg:
-            raise BadRequest("missing value")
-        value = msg["value"]
-        if isinstance(value, (list, dict)) or value is None:
-            raise BadRequest("value must be a number, a string or true/false")
-        if key.startswith("servo.") and _rotating(self.app):
-            raise BadRequest("the tower is turning: try again after the rotation")
-        err = s.set(key, value)
-        if err is not None:
-            raise BadRequest(err)
-        from games import service
-        return {"key": key, "value": s.get(key), "applies": service.apply_setting(self.app, key)}
-
-    def _selftest(self, msg):
-        from games import service
-        servo = _arg(msg, "servo", "bool", True)
-        leds = _arg(msg, "leds", "bool", True)
-        if self.busy is not None:
-            raise BadRequest("a %s is already running" % self.busy)
-        if service.rotating(self.app):
-            raise BadRequest("the tower is turning: try again after the rotation")
-        bus = self.app.bus
-        rid = msg.get("id")
-
-        def done(res):
-            res["id"] = rid
-            bus.publish(("selftest", res))
-        self._run("selftest", service.selftest(self.app, servo, leds), done)
-        return {"started": "selftest"}
-
-    def _calibrate(self, msg):
-        from games import service
-        stop_ns = _arg(msg, "stop_ns", "int", None)
-        forward_ns = _arg(msg, "forward_ns", "int", None)
-        jog = _arg(msg, "jog", "str", None)
-        ns = _arg(msg, "ns", "int", None)
-        ms = _arg(msg, "ms", "int", 300)
-        if jog is not None:
-            if jog not in service.JOGS:
-                raise BadRequest("jog must be one of %s" % ", ".join(service.JOGS))
-            if not JOG_MIN_MS <= ms <= JOG_MAX_MS:
-                raise BadRequest("ms must be %d..%d" % (JOG_MIN_MS, JOG_MAX_MS))
-            if (jog == "pulse") != (ns is not None):
-                raise BadRequest("ns goes with jog pulse (and only with it)")
-            if self.busy is not None:
-                raise BadRequest("a %s is already running" % self.busy)
-        elif ns is not None:
-            raise BadRequest("ns goes with jog pulse (and only with it)")
-        if (stop_ns is not None or forward_ns is not None or jog is not None) and \
-                service.rotating(self.app):
-            raise BadRequest("the tower is turning: try again after the rotation")
-        if jog is not None:
-            # Check the pulse before changing anything.
-            err = service.check_jog(self.app, jog, ns, stop_ns, forward_ns)
-            if err is not None:
-                raise BadRequest(err)
-        if stop_ns is not None or forward_ns is not None:
-            err = service.set_calibration(self.app, stop_ns, forward_ns)
-            if err is not None:
-                raise BadRequest(err)
-        out = {"servo": service.servo_info(self.app)}
-        if jog is not None:
-            bus = self.app.bus
-            pulse = service.jog_pulse(self.app, jog, ns)
-
-            def done(res):
-                bus.publish(("jogged", jog, pulse, ms, res.get("result")))
-            self._run("jog", service.jog(self.app, pulse, ms, jog), done)
-            out["jog"] = jog
-            out["ns"] = pulse
-            out["ms"] = ms
-        return out
-
     def _events(self, msg):
         on = _arg(msg, "on", "bool", None)
         if on is not None:
@@ -451,11 +336,6 @@ class Protocol:
             if not on:
                 self.queue = []
         return {"events": self.events_on, "seq": self.seq, "dropped": self.dropped}
-
-
-def _known_setting(key):
-    from games.settings_schema import SCHEMA
-    return key in SCHEMA
 
 
 def _rotating(app):

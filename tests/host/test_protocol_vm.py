@@ -188,3 +188,13 @@ def test_session_transcript_makes_sense_on_cpython():
 def test_protocol_session_identical_on_micropython():
     got = json.loads(vm.run_micropython(RUN.replace("LAYOUT", repr("/fw/data/roller_ghoster.json"))))
     assert got == cpython_transcript()
+
+
+@pytest.mark.skipif(not vm.vm_available(), reason="MicroPython VM not installed (make deps)")
+def test_admin_commands_are_not_kept_in_ram_on_micropython():
+    """new, config, selftest and calibrate live in protocol_admin.py, loaded for one
+    request and dropped again: after the session (which used all four) it is gone."""
+    code = (RUN.replace("LAYOUT", repr("/fw/data/roller_ghoster.json"))
+            + "\nimport sys\nprint('protocol_admin' in sys.modules, 'protocol' in sys.modules)\n")
+    last = vm.run_micropython(code).strip().splitlines()[-1]
+    assert last == "False True"
