@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sim import install as sim_install
+from test_protocol_support import bare_app
 from vm.mpvm import run_micropython, vm_available
 
 sim_install.install()       # the firmware's path and time module (ticks_us) on a virtual clock
@@ -130,25 +131,7 @@ def test_link_keeps_the_game_running_while_the_host_does_not_read(monkeypatch):
         await asyncio.sleep(ms / 1000)
     monkeypatch.setattr(asyncio, "sleep_ms", sleep_ms, raising=False)   # MicroPython's
 
-    class Bus:
-        def __init__(self):
-            self.sinks = []
-
-        def subscribe(self, s):
-            self.sinks.append(s)
-
-        def unsubscribe(self, s):
-            self.sinks.remove(s)
-
-        def publish(self, ev):
-            for s in list(self.sinks):
-                s(ev)
-
-    class App:
-        bus = Bus()
-        root = "/nonexistent/"
-        game_name = "roller-ghoster"
-        controller = None
+    App = bare_app()
 
     from protocol import Protocol
     port = Port(room=0)                   # the host has stopped reading

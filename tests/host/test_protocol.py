@@ -9,7 +9,7 @@ import asyncio
 import json
 
 import pytest
-from test_protocol_support import ProtoBoard
+from test_protocol_support import ProtoBoard, bare_app
 
 import protocol
 from protocol import MAX_LINE, PROTOCOL, Protocol, encode_event, read_build_id
@@ -433,25 +433,7 @@ def test_link_writes_replies_and_pumps_events():
     sim_install.install()           # MicroPython's time module (link_core reads ticks)
     from games.link_core import Link
 
-    class Bus:
-        def __init__(self):
-            self.sinks = []
-
-        def subscribe(self, s):
-            self.sinks.append(s)
-
-        def unsubscribe(self, s):
-            self.sinks.remove(s)
-
-        def publish(self, ev):
-            for s in list(self.sinks):
-                s(ev)
-
-    class App:
-        bus = Bus()
-        root = "/nonexistent/"
-        game_name = "roller-ghoster"
-        controller = None
+    App = bare_app()
 
     written: list[bytes] = []
     fail = [False]
@@ -540,25 +522,7 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
                 return [(self.s, POLLOUT)]      # the host reads: always room
             return [(self.s, 1)] if self.s.data else []
 
-    class Bus:
-        def __init__(self):
-            self.sinks = []
-
-        def subscribe(self, s):
-            self.sinks.append(s)
-
-        def unsubscribe(self, s):
-            self.sinks.remove(s)
-
-        def publish(self, ev):
-            for s in list(self.sinks):
-                s(ev)
-
-    class App:
-        bus = Bus()
-        root = "/nonexistent/"
-        game_name = "roller-ghoster"
-        controller = None
+    App = bare_app()
 
     monkeypatch.setattr(sys, "stdin", Stdin)
     monkeypatch.setattr(sys, "stdout", Stdout)

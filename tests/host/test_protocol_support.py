@@ -116,3 +116,31 @@ class ProtoBoard:
                 files, repr(cur), repr(getattr(d, "_remote", None)), app._request,
                 self.proto.events_on, self.proto.busy, c.tower.servo.stop_ns,
                 c.tower.servo.forward_ns, c.tower.servo.pulse_ns, c.tower.settle_ms)
+
+
+class BareBus:
+    """A minimal event bus: what Protocol and Link need of the app's."""
+
+    def __init__(self) -> None:
+        self.sinks: list[Callable] = []
+
+    def subscribe(self, s: Callable) -> None:
+        self.sinks.append(s)
+
+    def unsubscribe(self, s: Callable) -> None:
+        self.sinks.remove(s)
+
+    def publish(self, ev: tuple) -> None:
+        for s in list(self.sinks):
+            s(ev)
+
+
+def bare_app() -> Any:
+    """An app with only what Protocol reads at start (no game, no files)."""
+    class App:
+        bus = BareBus()
+        root = "/nonexistent/"
+        game_name = "roller-ghoster"
+        controller = None
+    return App
+
