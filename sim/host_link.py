@@ -48,7 +48,6 @@ class SimUsbSerial:
     bytes_sent: int = 0
     blocked_us: int = 0
     longest_block_us: int = 0
-    replies: list[dict] = field(default_factory=list)   # the last few replies (not events)
     log: list[dict] | None = None   # every message the host got, if a list is given
     writer: Any = None              # the firmware's PollingWriter on this port
     stream: bytearray = field(default_factory=bytearray)
@@ -110,10 +109,6 @@ class SimUsbSerial:
                 self.log.append(msg)
             if "ev" in msg:
                 self.events += 1
-            else:
-                self.replies.append(msg)
-                if len(self.replies) > 8:
-                    del self.replies[:4]
 
 
 async def busy_host(app: Any, serial: SimUsbSerial, period_ms: int = 100) -> None:
