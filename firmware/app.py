@@ -6,12 +6,11 @@
 import asyncio
 import json
 
-from board import Board, load_pinmap
 from games.events import EventBus
-from games.registry import create as create_controller
 from games.settings import Settings
 from games.store import Store
 from rules.rng import Rng
+from unload import unload
 
 VERSION = "0.1.0"
 
@@ -59,10 +58,18 @@ class App:
     def open_board(self, build):
         # Not cached: builds read the pin map while they are constructed, so
         # after that it is garbage rather than a few KB held for the whole game.
+        from board import Board, load_pinmap
         return Board(load_pinmap(build, self.root))
 
     def load_game(self, name):
-        self.controller = create_controller(name, self)
+        # The registry and the board factory are needed only while a game's
+        # controller and hardware are built: dropped afterwards (unload.py).
+        from games.registry import create
+        try:
+            self.controller = create(name, self)
+        finally:
+            unload("games.registry")
+            unload("board")
         self.game_name = name
 
     # ---- game lifecycle ----------------------------------------------------
@@ -112,6 +119,7 @@ class App:
         # error string or None. Validation happens here so a bad request
         # changes nothing.
         from games.registry import GAMES
+        unload("games.registry")
         if game not in GAMES:
             return "unknown game %r" % (game,)
         c = self.controller

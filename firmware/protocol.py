@@ -22,16 +22,17 @@ except ImportError:
 
 PROTOCOL = const(1)          # bumped on incompatible changes
 MAX_LINE = const(1024)       # bytes per request line, newline excluded
+LINE_START = const(128)      # line buffer kept between requests (grows up to MAX_LINE)
 QUEUE_LEN = const(64)        # outgoing events kept while the host is slow
 MAX_ID = const(64)           # longest string id echoed back
 
 COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate",
             "events")
-# Rarely used: in protocol_admin.py, loaded for one request and dropped again.
-ADMIN = ("new", "config", "selftest", "calibrate")
+# "state" (which a host polls) is answered here; the others, each asked for now
+# and then, are in protocol_commands.py, loaded for one request and dropped
+# again, so their code is not in RAM while a game runs (docs/performance.md).
 
 _NL = b"\n"
-_NONE = ()                   # marker: optional argument not given
 
 
 class BadRequest(Exception):
@@ -49,66 +50,9 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _arg(msg, key, kind, default=_NONE):
-    # One argument of a request, type-checked. null counts as not given.
-    v = msg.get(key)
-    if v is None:
-        if default is _NONE:
-            raise BadRequest("missing %s" % key)
-        return default
-    if kind == "int":
-        ok = _is_int(v)
-        what = "a whole number"
-    elif kind == "str":
-        ok = isinstance(v, str)
-        what = "a string"
-    elif kind == "bool":
-        ok = isinstance(v, bool)
-        what = "true or false"
-    elif kind == "list":
-        ok = isinstance(v, list)
-        what = "a list"
-    else:
-        ok = isinstance(v, dict)
-        what = "an object"
-    if not ok:
-        raise BadRequest("%s must be %s" % (key, what))
-    return v
-
-
-def to_action(v):
-    # A JSON action (list of str/int/null, or lists of those) as the engine's tuple.
-    out = []
-    for x in v:
-        if isinstance(x, list):
-            inner = []
-            for y in x:
-                if not (y is None or isinstance(y, str) or _is_int(y)):
-                    raise BadRequest("action items must be strings, numbers or null")
-                inner.append(y)
-            out.append(tuple(inner))
-        elif x is None or isinstance(x, str) or _is_int(x):
-            out.append(x)
-        else:
-            raise BadRequest("action items must be strings, numbers or null")
-    return tuple(out)
-
-
-def read_build_id(root):
-    try:
-        with open(root + "data/build.json") as f:
-            info = json.load(f)
-        b = info.get("build") if isinstance(info, dict) else None
-        return b if isinstance(b, str) else "dev"
-    except Exception:  # noqa: BLE001 - missing or broken file: a development build
-        return "dev"
-
-
 class Protocol:
     def __init__(self, app, subscribe=True, queue_len=QUEUE_LEN):
         self.app = app
-        self.build = read_build_id(getattr(app, "root", ""))
-        self.version = getattr(app, "VERSION", None) or _firmware_version()
         self.events_on = True
         self.seq = 0                 # bus events seen (a gap at the host = dropped events)
         self.dropped = 0             # events dropped because the queue was full
@@ -119,14 +63,10 @@ class Protocol:
         self.busy = None             # name of the running selftest/jog task, or None
         self.lines = 0
         self.errors = 0
-        self._buf = bytearray(MAX_LINE)
+        self._buf = bytearray(LINE_START)
         self._mv = memoryview(self._buf)
         self._n = 0
         self._discard = False
-        self._cmds = {
-            "hello": self._hello, "state": self._state, "legal": self._legal,
-            "act": self._act, "events": self._events,
-        }
         self._sink = self.on_event
         if subscribe:
             app.bus.subscribe(self._sink)
@@ -177,6 +117,8 @@ class Protocol:
                     self._discard = True
                     self._n = 0
                 elif k:
+                    if self._n + k > len(self._buf):
+                        self._grow(self._n + k)
                     self._mv[self._n:self._n + k] = data[i:end]
                     self._n += k
             if j < 0:
@@ -190,9 +132,26 @@ class Protocol:
                 continue
             line = bytes(self._mv[:self._n])
             self._n = 0
+            if len(self._buf) > LINE_START:
+                self._grow(0)           # a long line was rare: give its buffer back
             for r in self.handle_line(line):
                 out.append(r)
         return out
+
+    def _grow(self, need):
+        # A line buffer of LINE_START bytes doubled until `need` fits (at most
+        # MAX_LINE), keeping the first _n bytes: most requests are short, so
+        # the full MAX_LINE is held only while a long one arrives.
+        size = LINE_START
+        while size < need:
+            size *= 2
+        if size > MAX_LINE:
+            size = MAX_LINE
+        buf = bytearray(size)
+        mv = memoryview(buf)
+        mv[:self._n] = self._mv[:self._n]
+        self._buf = buf
+        self._mv = mv
 
     def handle_line(self, line):
         # One request line (without its newline); returns the reply lines.
@@ -228,11 +187,10 @@ class Protocol:
             cmd = msg.get("cmd")
             if not isinstance(cmd, str):
                 raise BadRequest("cmd must be a string")
-            fn = self._cmds.get(cmd)
-            if fn is not None:
-                body = fn(msg)
-            elif cmd in ADMIN:
-                body = self._admin(cmd, msg)
+            if cmd == "state":
+                body = self._state()
+            elif cmd in COMMANDS:
+                body = self._command(cmd, msg)
             else:
                 raise BadRequest("unknown command %s" % dumps(cmd[:32]))
         except BadRequest as e:
@@ -258,26 +216,17 @@ class Protocol:
             return None
         return {"kind": cur[0], "player": cur[1], "options": cur[2]}
 
-    def _admin(self, cmd, msg):
-        # new, config, selftest, calibrate: their code (about a quarter of the
-        # protocol) is not kept in RAM between requests.
+    def _command(self, cmd, msg):
+        # Every command but state: its code is loaded for this request only.
         import sys
-        import protocol_admin
+        import protocol_commands
         try:
-            return getattr(protocol_admin, cmd)(self, msg)
+            return getattr(protocol_commands, cmd)(self, msg)
         finally:
             if sys.implementation.name == "micropython":
-                sys.modules.pop("protocol_admin", None)
+                sys.modules.pop("protocol_commands", None)
 
-    # ---- commands --------------------------------------------------------
-
-    def _hello(self, msg):
-        from games.registry import GAMES
-        return {"proto": PROTOCOL, "firmware": self.version, "build": self.build,
-                "game": self.app.game_name, "games": sorted(GAMES), "max_line": MAX_LINE,
-                "events": self.events_on, "seq": self.seq, "dropped": self.dropped}
-
-    def _state(self, msg):
+    def _state(self):
         c = self._controller()
         g = getattr(c, "game", None)
         over = None
@@ -289,66 +238,10 @@ class Protocol:
                 "busy": self.busy, "seq": self.seq, "dropped": self.dropped,
                 "events": self.events_on}
 
-    def _legal(self, msg):
-        p = self._prompt()
-        if p is None:
-            return {"kind": None, "player": None, "options": []}
-        return p
-
-    def _act(self, msg):
-        c = self._controller()
-        d = getattr(c, "decider", None)
-        if d is None:
-            raise BadRequest("this game takes no decisions from the host")
-        index = _arg(msg, "index", "int", None)
-        action = _arg(msg, "action", "list", None)
-        player = _arg(msg, "player", "int", None)
-        if (index is None) == (action is None):
-            raise BadRequest("give either action or index")
-        if action is not None:
-            if not action:
-                raise BadRequest("action must not be empty")
-            action = to_action(action)
-        cur = d.current
-        if cur is None:
-            raise BadRequest("no decision is pending")
-        kind, who, options = cur
-        if player is not None and player != who:
-            raise BadRequest("the pending decision is player %d's, not player %d's"
-                             % (who, player))
-        if d.pending():
-            raise BadRequest("the previous choice is still being applied")
-        if index is not None:
-            if not 0 <= index < len(options):
-                raise BadRequest("index must be 0..%d" % (len(options) - 1))
-            action = options[index]
-        elif action not in options:
-            raise BadRequest("not one of the offered options")
-        err = d.offer(action)
-        if err is not None:
-            raise BadRequest(err)
-        return {"kind": kind, "player": who, "action": action}
-
-    def _events(self, msg):
-        on = _arg(msg, "on", "bool", None)
-        if on is not None:
-            self.events_on = on
-            if not on:
-                self.queue = []
-        return {"events": self.events_on, "seq": self.seq, "dropped": self.dropped}
-
 
 def _rotating(app):
     t = getattr(app.controller, "tower", None)
     return bool(t is not None and t.turning)
-
-
-def _firmware_version():
-    try:
-        import app
-        return app.VERSION
-    except Exception:  # noqa: BLE001
-        return "?"
 
 
 def reply_ok(rid, body):

@@ -2,24 +2,17 @@
 # pin map (boards/haunted_house.json): the I2C bus, the MCP23017 expanders with
 # their INT lines on EdgeRecorders, one Line decoder per sensor, the Table task,
 # the two NeoPixel chains (score panel, spots) and the button panel.
+# Runs once per game load; games/haunted.py then drops this module (unload.py).
 
 import asyncio
 
 from drivers.edges import EdgeRecorder
 from drivers.mcp23017 import Mcp23017, pin_index
-from drivers.pixels import PixelStrip
+from drivers.pixels import PixelStrip, max_brightness
+from devices import Parts
 from devices.panel import panel_from_board
 from devices.scoreboard import Scoreboard
 from devices.table import Expander, Line, Table
-
-
-def _brightness_cap(px):
-    # Every LED of both chains at full white stays within the current budget
-    # (as devices/roller_build.max_brightness; not imported from there, which
-    # would load the whole Roller Ghoster build: ~17 KB of RAM).
-    full = px["count"] * px.get("max_ma_per_led", 60)
-    cap = px.get("budget_ma", 500) / full
-    return cap if cap < 1 else 1.0
 
 
 def open_i2c(board, bus):
@@ -85,33 +78,35 @@ def _drop_text(x):
             _drop_text(v)
 
 
-class HauntedBuild:
-    def __init__(self, board, data, bus, settings):
-        pm = board.map
-        _drop_text(pm)
-        tcfg = pm["table"]
-        self.flag = asyncio.ThreadSafeFlag()
-        self.expanders = build_expanders(board, self.flag)
-        self.table = Table(self.expanders, self.flag, bus, tcfg.get("retry_ms", 1000),
-                           tcfg.get("check_ms", 2000))
-        self.table.start()
-        self.place_ms = tcfg.get("place_ms", 300)
-        self.window_max_ms = tcfg.get("window_max_ms", 30000)
-        self.has_launch_beam = "launch" in self.table.lines
-        self.panel = panel_from_board(board, pm.get("buttons", {}).get("debounce_ms", 20))
-        px = pm["pixels"]
-        sc = px["score"]
-        sp = px["spots"]
-        # Both chains share one supply: the cap counts every LED of both.
-        if px.get("count", 0) < sc["count"] + sp["count"]:
-            raise ValueError("pixels.count must cover both chains")
-        cap = _brightness_cap(px)
-        level = settings.get("brightness", 0.15)
-        self.score_strip = PixelStrip(board.neopixel(sc["pin"], sc["count"]), level, cap)
-        self.spot_strip = PixelStrip(board.neopixel(sp["pin"], sp["count"]), level, cap)
-        self.strip = self.score_strip       # what the service LED test drives
-        self.colours = list(data["colours"])
-        monsters = [m["id"] for m in data["monsters"]]
-        clues = [c["id"] for c in data["clue_spots"]]
-        self.scoreboard = Scoreboard(self.score_strip, self.spot_strip, px, self.colours,
-                                     monsters, clues)
+def build_haunted(board, data, bus, settings):
+    # Returns Parts: flag, expanders, table (started), place_ms, window_max_ms,
+    # has_launch_beam, panel, score_strip, spot_strip, strip, colours, scoreboard.
+    pm = board.map
+    _drop_text(pm)
+    tcfg = pm["table"]
+    p = Parts()
+    p.flag = asyncio.ThreadSafeFlag()
+    p.expanders = build_expanders(board, p.flag)
+    p.table = Table(p.expanders, p.flag, bus, tcfg.get("retry_ms", 1000),
+                    tcfg.get("check_ms", 2000))
+    p.table.start()
+    p.place_ms = tcfg.get("place_ms", 300)
+    p.window_max_ms = tcfg.get("window_max_ms", 30000)
+    p.has_launch_beam = "launch" in p.table.lines
+    p.panel = panel_from_board(board, pm.get("buttons", {}).get("debounce_ms", 20))
+    px = pm["pixels"]
+    sc = px["score"]
+    sp = px["spots"]
+    # Both chains share one supply: the cap counts every LED of both.
+    if px.get("count", 0) < sc["count"] + sp["count"]:
+        raise ValueError("pixels.count must cover both chains")
+    cap = max_brightness(px)
+    level = settings.get("brightness", 0.15)
+    p.score_strip = PixelStrip(board.neopixel(sc["pin"], sc["count"]), level, cap)
+    p.spot_strip = PixelStrip(board.neopixel(sp["pin"], sp["count"]), level, cap)
+    p.strip = p.score_strip         # what the service LED test drives
+    p.colours = list(data["colours"])
+    monsters = [m["id"] for m in data["monsters"]]
+    clues = [c["id"] for c in data["clue_spots"]]
+    p.scoreboard = Scoreboard(p.score_strip, p.spot_strip, px, p.colours, monsters, clues)
+    return p

@@ -9,6 +9,15 @@
 # Brightness is capped so the whole chain stays within the USB current budget.
 
 
+def max_brightness(px):
+    # The cap for a pin map's "pixels" block: every LED of the chain(s) at full
+    # white stays within the current budget (host/hauntbox/pinmap.py checks maps
+    # with the same formula).
+    full = px["count"] * px.get("max_ma_per_led", 60)
+    cap = px.get("budget_ma", 500) / full
+    return cap if cap < 1 else 1.0
+
+
 class PixelStrip:
     def __init__(self, np, brightness=0.2, max_brightness=0.25):
         self.np = np

@@ -31,8 +31,9 @@ from rules.beetlejuice import BeetlejuiceGame, auto_chance, reroll_for_keep
 from rules.beetlejuice_cards import BJ, Config
 from rules.errors import RuleError
 from devices.panel import LEFT, MENU, RIGHT, ROLL
-from devices.companion_build import close_prompt, next_input, open_prompt
+from games.prompt import close_prompt, next_input, open_prompt
 from games.events import report_leds
+from unload import unload
 from devices.dice_display import (AMBER, BLUE, CYAN, DIM_RED, DIM_WHITE, DIM_YELLOW, GREEN, ORANGE,
                                   PLAYER_COLOURS, RED, SYMBOL_COLOURS, WHITE, YELLOW)
 
@@ -134,9 +135,12 @@ class BeetlejuiceDisplay:
 
 
 def create(app):
-    from devices.companion_build import CompanionBuild
+    from devices.companion_build import build_companion
     from games.decide import Decider
-    build = CompanionBuild(app.open_board("companion"), app.settings)
+    try:
+        build = build_companion(app.open_board("companion"), app.settings)
+    finally:
+        unload("devices.companion_build")   # wiring is done once: not kept in RAM
     raw = app.read_json("data/beetlejuice.json")
     raw.pop("symbol_names", None)       # long names are for people (docs, host); not kept in RAM
     cfg = Config(raw)

@@ -25,6 +25,7 @@ from rules.errors import RuleError
 from rules.haunted_house import HauntedHouse
 from rules.haunted_house_cfg import HHConfig
 from devices.table import TurnWindow
+from unload import unload
 
 SAVE_NAME = "haunted_house"
 SETTLE_MS = 10      # > the longest LED write (~3 ms, interrupts off) + decision time
@@ -38,11 +39,13 @@ _CONFIRM = [("confirm",)]
 
 
 def create(app):
-    from devices.haunted_build import HauntedBuild
+    from devices.haunted_build import build_haunted
     from games.decide import Decider
-    board = app.open_board("haunted_house")
     data = app.read_json("data/haunted_house.json")
-    build = HauntedBuild(board, data, app.bus, app.settings)
+    try:
+        build = build_haunted(app.open_board("haunted_house"), data, app.bus, app.settings)
+    finally:
+        unload("devices.haunted_build")     # wiring is done once: not kept in RAM
     decider = Decider(build.panel, app.bus)
     c = HauntedController(data, build.table, build.scoreboard, decider, app.bus, app.store,
                           app.rng, app.settings.get("quiet_ms", 1500), build.place_ms,

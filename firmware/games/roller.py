@@ -9,21 +9,25 @@ from rules.errors import CHANCE
 from rules.roller_ghoster import FACES, RollerGhoster
 from devices.tower import JAM
 from games.events import report_leds
+from unload import unload
 
 SAVE_NAME = "roller_ghoster"
 
 
 def create(app):
-    from devices.roller_build import RollerBuild
+    from devices.roller_build import build_roller
     from games.decide import Decider
-    board = app.open_board("roller_ghoster")
     layout_cfg = app.read_json("data/roller_ghoster.json")
-    build = RollerBuild(board, layout_cfg, app.bus, app.settings)
+    try:
+        build = build_roller(app.open_board("roller_ghoster"), layout_cfg, app.settings)
+    finally:
+        unload("devices.roller_build")      # wiring is done once: not kept in RAM
     decider = Decider(build.panel, app.bus)
     c = RollerController(layout_cfg, build.tower, build.display, decider, app.bus, app.store,
                          app.rng, build.colours)
     c.build = build
     build.beams.on_ball = c.on_ball
+    build.beams.on_stuck = c.on_beam_stuck
     return c
 
 
@@ -66,6 +70,10 @@ class RollerController:
         if self.game is not None:
             self.render()
         self.bus.publish(("ball", staircase, count))
+
+    def on_beam_stuck(self, staircase, stuck):
+        # A beam blocked for longer than a ball takes (or clear again).
+        self.bus.publish(("fault", "beam_stuck" if stuck else "beam_ok", staircase))
 
     def public_state(self):
         return self.game.to_dict() if self.game is not None else None

@@ -1,17 +1,16 @@
 # Board settings (config get/set): validated against a schema
 # (games/settings_schema.py), persisted in the store, applied at the next game
 # start. A bad value is refused with a reason and changes nothing.
+#
+# Checking runs when a saved config is loaded or a value is set, never during
+# play: the schema module is loaded for it and dropped again (unload.py).
+
+from unload import unload
 
 DEFAULTS = {
     "game": "roller-ghoster", "players": 4, "brightness": 0.15, "settle_ms": 1500,
     "reservoir": False, "watchdog": True, "resume": True, "quiet_ms": 1500,
 }
-
-
-def check(key, value):
-    # Returns an error string, or None if key=value is acceptable.
-    from games.settings_schema import check as _check
-    return _check(key, value)
 
 
 class Settings:
@@ -26,11 +25,15 @@ class Settings:
             self.problem = str(e)
             store.set_aside("config")
         if saved:
-            for k in saved:
-                if check(k, saved[k]) is None:
-                    self.values[k] = saved[k]
-                else:
-                    self.problem = "ignored saved setting %s" % k
+            from games.settings_schema import check
+            try:
+                for k in saved:
+                    if check(k, saved[k]) is None:
+                        self.values[k] = saved[k]
+                    else:
+                        self.problem = "ignored saved setting %s" % k
+            finally:
+                unload("games.settings_schema")
         if overrides:
             for k in overrides:
                 self.values[k] = overrides[k]
@@ -50,22 +53,14 @@ class Settings:
         return out
 
     def set(self, key, value):
-        err = check(key, value)
-        if err is not None:
-            return err
-        trial = dict(self.values)
-        trial[key] = value
-        s = {}
-        for k in ("min_ns", "max_ns", "stop_ns", "forward_ns"):
-            if "servo." + k in trial:
-                s[k] = trial["servo." + k]
-        lo = s.get("min_ns", 1000000)
-        hi = s.get("max_ns", 2000000)
-        if not lo < hi:
-            return "servo.min_ns must be below servo.max_ns"
-        for k in ("stop_ns", "forward_ns"):
-            if k in s and not (lo <= s[k] <= hi):
-                return "servo.%s must lie within servo.min_ns..servo.max_ns" % k
+        # Returns an error string (nothing changed), or None (set and saved).
+        from games.settings_schema import checked_values
+        try:
+            trial = checked_values(self.values, key, value)
+        finally:
+            unload("games.settings_schema")
+        if isinstance(trial, str):
+            return trial
         self.values = trial
         self.store.save("config", self.values)
         return None

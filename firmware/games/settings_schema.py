@@ -1,5 +1,6 @@
 # The settings schema and its checker, imported only when a value is set or a
-# saved config is loaded (it is not needed in RAM for the rest of a game).
+# saved config is loaded, and dropped again (games/settings.py): it is not in
+# RAM for the rest of a game.
 
 SCHEMA = {
     # key: (type, min, max) for numbers; (bool,) ; (str, choices)
@@ -18,6 +19,7 @@ SCHEMA = {
     "quiet_ms": ("int", 100, 10000),
     "beetlejuice.cards": ("str", ("firmware", "enter")),
 }
+
 
 def check(key, value):
     # Returns an error string, or None if key=value is acceptable.
@@ -39,3 +41,25 @@ def check(key, value):
         if not (spec[1] <= value <= spec[2]):
             return "%s must be between %s and %s" % (key, spec[1], spec[2])
     return None
+
+
+def checked_values(values, key, value):
+    # The settings `values` with key=value, or an error string. The servo
+    # pulses are checked together: min below max, stop and forward within.
+    err = check(key, value)
+    if err is not None:
+        return err
+    trial = dict(values)
+    trial[key] = value
+    s = {}
+    for k in ("min_ns", "max_ns", "stop_ns", "forward_ns"):
+        if "servo." + k in trial:
+            s[k] = trial["servo." + k]
+    lo = s.get("min_ns", 1000000)
+    hi = s.get("max_ns", 2000000)
+    if not lo < hi:
+        return "servo.min_ns must be below servo.max_ns"
+    for k in ("stop_ns", "forward_ns"):
+        if k in s and not (lo <= s[k] <= hi):
+            return "servo.%s must lie within servo.min_ns..servo.max_ns" % k
+    return trial

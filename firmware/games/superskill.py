@@ -23,8 +23,9 @@
 
 from rules.errors import CHANCE, RuleError
 from devices.panel import LEFT, MENU, RIGHT, ROLL
-from devices.companion_build import close_prompt, next_input, open_prompt
+from games.prompt import close_prompt, next_input, open_prompt
 from games.events import report_leds
+from unload import unload
 from devices.dice_display import (AMBER, DIM_WHITE, MAGENTA, ORANGE, PIPS, PLAYER_COLOURS, RED,
                                   WHITE, dim)
 
@@ -351,9 +352,12 @@ class SuperSkillDisplay:
 
 
 def create(app):
-    from devices.companion_build import CompanionBuild
+    from devices.companion_build import build_companion
     from games.decide import Decider
-    build = CompanionBuild(app.open_board("companion"), app.settings)
+    try:
+        build = build_companion(app.open_board("companion"), app.settings)
+    finally:
+        unload("devices.companion_build")   # wiring is done once: not kept in RAM
     display = SuperSkillDisplay(build.matrix, COLOURS)
     c = SuperSkillController(app, display, Decider(build.panel, app.bus), app.bus, app.store,
                              app.rng)

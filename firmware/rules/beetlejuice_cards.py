@@ -13,6 +13,8 @@
 #              1 when not given), [4] forbidden symbols (bit i: symbols[i])
 # `card` rebuilds the JSON-like dicts on first use, for host tools only.
 
+from unload import unload
+
 try:
     from micropython import const
 except ImportError:
@@ -46,19 +48,6 @@ def _find(ids, cid):
         else:
             hi = mid
     return lo if lo < len(ids) and ids[lo] == cid else -1
-
-
-def unload(name):
-    # Forget a module that ran once (MicroPython then frees its bytecode; its
-    # names stay interned). Kept on CPython, where RAM does not matter.
-    import sys
-    if sys.implementation.name != "micropython":
-        return
-    sys.modules.pop(name, None)
-    pkg = sys.modules.get("rules")
-    short = name[len("rules."):]
-    if pkg is not None and hasattr(pkg, short):
-        delattr(pkg, short)
 
 
 class Config:

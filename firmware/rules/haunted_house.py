@@ -29,7 +29,8 @@
 #   ("final_score", p, total, last_round_total) ("game_over", (winners...))
 
 from rules.errors import RuleError, CHANCE
-from rules.haunted_house_cfg import HHConfig, unload
+from rules.haunted_house_cfg import HHConfig
+from unload import unload
 
 GAME = "haunted_house"
 STATE_VERSION = 1

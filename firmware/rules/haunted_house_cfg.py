@@ -1,22 +1,10 @@
 # Haunted House (Boxtop Pinball) configuration: the parsed, checked view of
 # firmware/data/haunted_house.json that the rule engine reads. Pure: no I/O.
 # The parsing itself is in rules/haunted_house_load.py, loaded for it and
-# dropped again (see unload).
+# dropped again (unload.py).
 
 from rules.errors import RuleError
-
-
-def unload(name):
-    # Forget a module used once (MicroPython then frees its bytecode; its
-    # names stay interned). Kept on CPython, where RAM does not matter.
-    import sys
-    if sys.implementation.name != "micropython":
-        return
-    sys.modules.pop(name, None)
-    pkg = sys.modules.get("rules")
-    short = name[len("rules."):]
-    if pkg is not None and hasattr(pkg, short):
-        delattr(pkg, short)
+from unload import unload
 
 
 class HHConfig:

