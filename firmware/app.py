@@ -15,16 +15,6 @@ from unload import unload
 VERSION = "0.1.0"
 
 
-def default_seed():
-    try:
-        import os
-        b = os.urandom(4)
-        return b[0] | (b[1] << 8) | (b[2] << 16) | ((b[3] & 0x3F) << 24)
-    except (ImportError, AttributeError, OSError):
-        from time import ticks_us
-        return ticks_us()
-
-
 class App:
     def __init__(self, root="", state_root="/", settings=None, seed=None, game=None):
         self.root = root
@@ -33,7 +23,11 @@ class App:
         self.settings = Settings(self.store, settings)
         if self.settings.problem:
             self.bus.publish(("fault", "config", self.settings.problem))
-        self.rng = Rng(seed if seed is not None else default_seed())
+        if seed is None:
+            from startup import default_seed
+            seed = default_seed()
+            unload("startup")
+        self.rng = Rng(seed)
         self.controller = None
         self.tasks = []
         self._play = None
@@ -75,66 +69,37 @@ class App:
     # ---- game lifecycle ----------------------------------------------------
 
     def safe_boot_requested(self):
-        panel = getattr(self.controller, "panel", None)
-        if panel is None:
-            decider = getattr(self.controller, "decider", None)
-            panel = decider.panel if decider is not None else None
-        return panel is not None and panel.held("menu")
+        # MENU held while the board starts: skip the game, keep the REPL free.
+        from startup import menu_held
+        try:
+            return menu_held(self.controller)
+        finally:
+            unload("startup")
 
     def start_game(self, players, start=0, resume=True, options=None):
         # Resume the saved game if there is a valid one; otherwise start fresh.
         # Returns True if a game was resumed. Never raises on a bad save file.
-        c = self.controller
-        saved = None
-        if resume:
-            try:
-                saved = self.store.load(c.save_name)
-            except ValueError as e:
-                self.bus.publish(("fault", "state_bad", str(e)))
-                self.store.set_aside(c.save_name)
-        if saved is not None:
-            try:
-                c.resume(saved)
-                if not c.game.is_over():
-                    return True
-            except Exception as e:  # noqa: BLE001 - any invalid save: set aside, start fresh
-                self.bus.publish(("fault", "state_bad", str(e)))
-                self.store.set_aside(c.save_name)
-        c.new_game(players, start, options)
-        return False
+        from startup import start_game
+        try:
+            return start_game(self, players, start, resume, options)
+        finally:
+            unload("startup")
 
     async def offer_resume(self, players, start=0):
-        # A saved game was found: the players choose (ROLL = resume, RIGHT then
-        # ROLL = new game; or "act" from the host). Until then nothing changes.
-        c = self.controller
-        choice = await c.decider.ask("resume", -1, [("resume",), ("new",)])
-        if choice == ("new",):
-            self.store.remove(c.save_name)
-            c.new_game(players, start)
-            return False
-        return True
+        # A saved game was found: the players choose to resume or start anew.
+        from startup import offer_resume
+        unload("startup")           # the running coroutine keeps what it needs
+        return await offer_resume(self, players, start)
 
     def request_new_game(self, game, players, start=0, options=None):
-        # From the host: stop the current game and start another. Returns an
-        # error string or None. Validation happens here so a bad request
-        # changes nothing.
-        from games.registry import GAMES
-        unload("games.registry")
-        if game not in GAMES:
-            return "unknown game %r" % (game,)
-        c = self.controller
-        lo = getattr(c, "min_players", 1) if game == self.game_name else 1
-        hi = getattr(c, "max_players", 4) if game == self.game_name else 4
-        if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
-            return "players must be %d..%d" % (lo, hi)
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < players:
-            return "start must be 0..%d" % (players - 1)
+        # From the host: stop the current game and start another (checked by
+        # protocol_commands.new: a game this firmware has, players and start
+        # in range).
         self._request = (game, players, start, options)
         if self._play is not None:
             self._play.cancel()
         else:
             self.controller.decider.abort()     # e.g. the "play again" question
-        return None
 
     def healthy(self):
         # Every device task still running, and the controller's own check.

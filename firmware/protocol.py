@@ -40,10 +40,7 @@ class BadRequest(Exception):
 
 
 def dumps(obj):
-    try:
-        return json.dumps(obj, separators=(",", ":"))
-    except TypeError:
-        return json.dumps(obj)
+    return json.dumps(obj, separators=(",", ":"))
 
 
 def _is_int(v):

@@ -186,10 +186,28 @@ def new(proto, msg):
     players = _arg(msg, "players", "int", cur_players)
     start = _arg(msg, "start", "int", 0)
     options = _arg(msg, "options", "dict", None)
-    err = app.request_new_game(game, players, start, options)
+    err = check_new_game(app, game, players, start)
     if err is not None:
         raise BadRequest(err)
+    app.request_new_game(game, players, start, options)
     return {"game": game, "players": players, "start": start}
+
+
+def check_new_game(app, game, players, start):
+    # An error string for a new game the host asks for, or None.
+    from games.registry import GAMES
+    from unload import unload
+    unload("games.registry")
+    if game not in GAMES:
+        return "unknown game %r" % (game,)
+    c = app.controller
+    lo = getattr(c, "min_players", 1) if game == app.game_name else 1
+    hi = getattr(c, "max_players", 4) if game == app.game_name else 4
+    if not _is_int(players) or not lo <= players <= hi:
+        return "players must be %d..%d" % (lo, hi)
+    if not _is_int(start) or not 0 <= start < players:
+        return "start must be 0..%d" % (players - 1)
+    return None
 
 
 def config(proto, msg):

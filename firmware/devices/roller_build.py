@@ -42,7 +42,9 @@ def build_roller(board, layout_cfg, settings):
     notch = DebouncedInput(EdgeRecorder(board.input("notch"), 16, p.notch_flag),
                            board.active_level("notch"), ncfg.get("debounce_ms", 5))
     scfg = dict(pm.get("servo", {}))
-    scfg.update(settings.servo())
+    for k in settings.values:       # the calibration the host set ("servo.stop_ns", ...)
+        if k.startswith("servo."):
+            scfg[k[6:]] = settings.values[k]
     servo = ratchet = None
     if scfg.get("type") == "ratchet":
         rc = scfg.get("ratchet", {})

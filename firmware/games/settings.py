@@ -45,13 +45,6 @@ class Settings:
             return DEFAULTS[key]
         return default
 
-    def servo(self):
-        out = {}
-        for k in self.values:
-            if k.startswith("servo."):
-                out[k[6:]] = self.values[k]
-        return out
-
     def set(self, key, value):
         # Returns an error string (nothing changed), or None (set and saved).
         from games.settings_schema import checked_values

@@ -10,7 +10,7 @@
   whitespace (``separators=(",", ":")``, UTF-8, key order kept), which the
   firmware's ``json.load`` reads the same way; a file that does not parse
   stops the build;
-* ``__pycache__``, ``tests``/``test`` folders, ``test_*.py`` and hidden files
+* ``__pycache__``, ``tests``/``test`` folders, ``test_*.py``, type stubs (``.pyi``) and hidden files
   are left out, and so is the host-only code (``HOST_ONLY``: the Super-Skill
   Pinball rule engine and the tables the board does not read); any other file
   is left out and listed in ``skipped``;
@@ -243,7 +243,8 @@ def collect_sources(src: Path) -> tuple[list[tuple[str, str]], list[str]]:
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
         for name in sorted(files):
             rel = Path(root, name).relative_to(src).as_posix()
-            if name.startswith(".") or name.endswith((".pyc", ".pyo")) or host_only(rel):
+            # .pyi: type stubs for the checker (tests/typecheck.py), not firmware.
+            if name.startswith(".") or name.endswith((".pyc", ".pyo", ".pyi")) or host_only(rel):
                 continue
             if name.endswith(".py"):
                 if name.startswith("test_"):

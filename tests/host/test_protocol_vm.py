@@ -83,12 +83,8 @@ class App:
         self.game_name = "roller-ghoster"
         self.requests = []
     def request_new_game(self, game, players, start=0, options=None):
-        if game != "roller-ghoster":
-            return "unknown game %r" % (game,)
-        if not 2 <= players <= 4:
-            return "players must be 2..4"
+        # Called once protocol_commands.new has checked the request.
         self.requests.append((game, players, start))
-        return None
 
 
 def session(layout):

@@ -1,0 +1,6 @@
+# For the type checker only (never shipped): Parts takes any attribute.
+from typing import Any
+
+class Parts:
+    def __getattr__(self, name: str) -> Any: ...
+    def __setattr__(self, name: str, value: Any) -> None: ...
