@@ -10,9 +10,11 @@ from games.events import EventBus
 from games.settings import Settings
 from games.store import Store
 from rules.rng import Rng
-from unload import unload
+from ram import interned, unload
 
 VERSION = "0.1.0"
+# Keys of the data files whose values are text for people (docs, host tools).
+TEXT_KEYS = ("name", "comment", "note")
 
 
 class App:
@@ -45,9 +47,13 @@ class App:
 
     # ---- helpers for game modules ----------------------------------------
 
-    def read_json(self, rel):
+    def read_json(self, rel, intern=False):
+        # A game's data file. intern=True: the game keeps most of its strings
+        # (ids in its config, its state, its saves) for the whole game, so they
+        # are interned (ram.py), names for people excepted.
         with open(self.root + rel) as f:
-            return json.load(f)
+            d = json.load(f)
+        return interned(d, TEXT_KEYS) if intern else d
 
     def open_board(self, build):
         # Not cached: builds read the pin map while they are constructed, so
@@ -57,7 +63,7 @@ class App:
 
     def load_game(self, name):
         # The registry and the board factory are needed only while a game's
-        # controller and hardware are built: dropped afterwards (unload.py).
+        # controller and hardware are built: dropped afterwards (ram.py).
         from games.registry import create
         try:
             self.controller = create(name, self)

@@ -7,6 +7,7 @@
 import json
 
 from protocol import MAX_LINE, PROTOCOL, BadRequest, _is_int, _rotating, dumps
+from ram import unload
 
 try:
     from micropython import const
@@ -89,7 +90,6 @@ def _firmware_version(app):
 
 def hello(proto, msg):
     from games.registry import GAMES
-    from unload import unload
     unload("games.registry")
     app = proto.app
     return {"proto": PROTOCOL, "firmware": _firmware_version(app),
@@ -196,7 +196,6 @@ def new(proto, msg):
 def check_new_game(app, game, players, start):
     # An error string for a new game the host asks for, or None.
     from games.registry import GAMES
-    from unload import unload
     unload("games.registry")
     if game not in GAMES:
         return "unknown game %r" % (game,)
@@ -301,6 +300,5 @@ def calibrate(proto, msg):
 
 def _known_setting(key):
     from games.settings_schema import SCHEMA
-    from unload import unload
     unload("games.settings_schema")
     return key in SCHEMA

@@ -1,7 +1,7 @@
 # What runs once when the board starts: a random seed, the safe-boot check,
 # resume the saved game or start a new one, and ask the players whether to
 # resume. App (app.py) loads this module for it and drops it again
-# (unload.py), so it is not in RAM during play.
+# (ram.py), so it is not in RAM during play.
 
 
 def default_seed():

@@ -1,7 +1,7 @@
 # The dice companion build (boards/companion.json): four buttons and an 8x8
 # NeoPixel matrix beside the cards of Watch Out Beetlejuice or Star Trek:
 # Super-Skill Pinball. No sensors: the dice are rolled by the firmware.
-# Runs once per game load; the game then drops this module (unload.py).
+# Runs once per game load; the game then drops this module (ram.py).
 
 from drivers.pixels import PixelStrip, max_brightness
 from devices import Parts

@@ -1,7 +1,7 @@
 # Every hardware object of the motorized Roller Ghoster tower, wired from the
 # pin map: beams (IRQ edge capture + decoders), the notch switch, the servo (or
 # ratchet), the optional reservoir sensor, the LED chain and the button panel.
-# Runs once per game load; games/roller.py then drops this module (unload.py).
+# Runs once per game load; games/roller.py then drops this module (ram.py).
 
 import asyncio
 

@@ -33,7 +33,7 @@ from rules.errors import RuleError
 from devices.panel import LEFT, MENU, RIGHT, ROLL
 from games.prompt import close_prompt, next_input, open_prompt
 from games.events import report_leds
-from unload import unload
+from ram import unload
 from devices.dice_display import (AMBER, BLUE, CYAN, DIM_RED, DIM_WHITE, DIM_YELLOW, GREEN, ORANGE,
                                   PLAYER_COLOURS, RED, SYMBOL_COLOURS, WHITE, YELLOW)
 

@@ -25,7 +25,7 @@ from rules.errors import RuleError
 from rules.haunted_house import HauntedHouse
 from rules.haunted_house_cfg import HHConfig
 from devices.table import TurnWindow
-from unload import unload
+from ram import unload
 
 SAVE_NAME = "haunted_house"
 SETTLE_MS = 10      # > the longest LED write (~3 ms, interrupts off) + decision time
@@ -41,7 +41,8 @@ _CONFIRM = [("confirm",)]
 def create(app):
     from devices.haunted_build import build_haunted
     from games.decide import Decider
-    data = app.read_json("data/haunted_house.json")
+    # The ids of monsters, spots, realms and clues are kept all game: interned.
+    data = app.read_json("data/haunted_house.json", intern=True)
     try:
         build = build_haunted(app.open_board("haunted_house"), data, app.bus, app.settings)
     finally:

@@ -9,7 +9,7 @@ from rules.errors import CHANCE
 from rules.roller_ghoster import FACES, RollerGhoster
 from devices.tower import JAM
 from games.events import report_leds
-from unload import unload
+from ram import unload
 
 SAVE_NAME = "roller_ghoster"
 

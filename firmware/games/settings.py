@@ -3,9 +3,9 @@
 # start. A bad value is refused with a reason and changes nothing.
 #
 # Checking runs when a saved config is loaded or a value is set, never during
-# play: the schema module is loaded for it and dropped again (unload.py).
+# play: the schema module is loaded for it and dropped again (ram.py).
 
-from unload import unload
+from ram import unload
 
 DEFAULTS = {
     "game": "roller-ghoster", "players": 4, "brightness": 0.15, "settle_ms": 1500,

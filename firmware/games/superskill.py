@@ -25,7 +25,7 @@ from rules.errors import CHANCE, RuleError
 from devices.panel import LEFT, MENU, RIGHT, ROLL
 from games.prompt import close_prompt, next_input, open_prompt
 from games.events import report_leds
-from unload import unload
+from ram import unload
 from devices.dice_display import (AMBER, DIM_WHITE, MAGENTA, ORANGE, PIPS, PLAYER_COLOURS, RED,
                                   WHITE, dim)
 

@@ -37,7 +37,7 @@
 from rules.errors import RuleError, CHANCE
 from rules.beetlejuice_cards import (BANISH4, BJ, FEWER_ROLLS, REMOVE_DICE, REPLACE,  # noqa: F401
                                      Config, is_int as _is_int, sets_feasible)
-from unload import unload
+from ram import unload
 
 try:
     from micropython import const

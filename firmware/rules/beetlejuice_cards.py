@@ -13,7 +13,7 @@
 #              1 when not given), [4] forbidden symbols (bit i: symbols[i])
 # `card` rebuilds the JSON-like dicts on first use, for host tools only.
 
-from unload import unload
+from ram import unload
 
 try:
     from micropython import const

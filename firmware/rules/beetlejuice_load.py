@@ -4,6 +4,7 @@
 # and, on MicroPython, drops it again when done: parsing happens once per boot,
 # so its code need not stay in RAM.
 
+from ram import interned
 from rules.errors import RuleError
 from rules.beetlejuice_cards import BJ, EFFECTS, K_BJ, K_BOOK, K_HOUSE, REMOVE_DICE, FORBID, is_int
 
@@ -63,8 +64,10 @@ def parse(d):
             alts = len(c["need"])
     house = sorted(house, key=_id)
     bjc = sorted(bjc, key=_id)
-    p["house_ids"] = tuple([c["id"] for c in house])
-    p["bj_ids"] = tuple([c["id"] for c in bjc])
+    # The ids are what the game state, the saves and the host refer to: kept
+    # all game, so interned (ram.py; about 2.3 KB less on the board).
+    p["house_ids"] = tuple(interned([c["id"] for c in house]))
+    p["bj_ids"] = tuple(interned([c["id"] for c in bjc]))
     every = sorted(list(p["house_ids"]) + list(p["bj_ids"]))
     for k in range(1, len(every)):
         if every[k] == every[k - 1]:

@@ -30,7 +30,7 @@
 
 from rules.errors import RuleError, CHANCE
 from rules.haunted_house_cfg import HHConfig
-from unload import unload
+from ram import unload
 
 GAME = "haunted_house"
 STATE_VERSION = 1

@@ -1,10 +1,10 @@
 # Haunted House (Boxtop Pinball) configuration: the parsed, checked view of
 # firmware/data/haunted_house.json that the rule engine reads. Pure: no I/O.
 # The parsing itself is in rules/haunted_house_load.py, loaded for it and
-# dropped again (unload.py).
+# dropped again (ram.py).
 
 from rules.errors import RuleError
-from unload import unload
+from ram import unload
 
 
 class HHConfig:

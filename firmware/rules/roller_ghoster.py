@@ -13,7 +13,7 @@
 
 from rules.errors import RuleError, CHANCE
 from rules.roller_layout import Layout, START, TOP
-from unload import unload
+from ram import unload
 
 FACES = ("1", "2", "3", "1a", "2a", "ghost")
 STEPS = {"1": 1, "2": 2, "3": 3, "1a": 1, "2a": 2}

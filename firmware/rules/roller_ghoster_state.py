@@ -1,6 +1,6 @@
 # Roller Ghoster: a saved game checked and rebuilt (RollerGhoster.from_dict).
 # Runs once per boot, so this module is loaded for it and dropped again
-# (unload.py): the checks are not in RAM during play.
+# (ram.py): the checks are not in RAM during play.
 
 from rules.errors import RuleError
 from rules.roller_ghoster import ARROW, PHASES, STATE_VERSION, STEPS

@@ -52,3 +52,25 @@ def test_scenarios_and_playouts_identical_on_micropython():
         assert vm["playouts"][str(seed)] == cp, seed
         assert cp[-1].startswith("end ")
     assert vm["roundtrip"] is True
+
+
+def test_card_ids_are_interned_on_micropython():
+    """The card ids cost no string object of their own on the board: any copy
+    of them json makes (a saved game read at a resume) is the interned one."""
+    code = """
+import gc, json
+from rules.beetlejuice_cards import Config
+cfg = Config(json.load(open('/fw/data/beetlejuice.json')))
+text = json.dumps(list(cfg.house_ids))
+#--- step
+gc.collect()
+before = gc.mem_alloc()
+again = json.loads(text)
+gc.collect()
+print(json.dumps({"n": len(again), "bytes": gc.mem_alloc() - before,
+                  "same": again == list(cfg.house_ids)}))
+"""
+    r = json.loads(mpvm.run_micropython(code).strip().splitlines()[-1])
+    assert r["same"] and r["n"] >= 40
+    # The list alone is ~4 B an id; a string object per id would add 32 B each.
+    assert r["bytes"] < 12 * r["n"], r
