@@ -108,7 +108,7 @@ def test_ram_helpers_change_nothing_on_cpython():
     from sim import install as sim_install
     sim_install.install()
     import ram
-    import rules.roller_layout
+    import rules.roller_layout  # noqa: F401  (loaded, then asked to be dropped)
     d = {"ids": ["a", "b"], "name": "x"}
     assert ram.interned(d, ("name",)) is d
     ram.unload("rules.roller_layout")
