@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -162,17 +163,71 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
                                 f"setup({game!r}, {seed}, 4, {mode!r})")
     else:
         script, first, setup = "sim/bench_vm_rules.py", f"load({game!r})", f"setup({seed})"
-    steps = [first, "settle()", setup] + ["settle()", "measured_turn()"] * turns
+    steps = ["qstr_mark('base')", first, "settle()", setup, "settle()", "qstr_mark('setup')"]
+    steps += ["settle()", "measured_turn()"] * turns
     every = sample_every(games)
     for i in range(games - 1):
         steps += ["settle()", f"next_game({i})"]
         if (i + 2) % every == 0 or i + 2 == games:
             steps += ["settle()", f"sample({i + 2})"]
     if script != "sim/bench_vm_rules.py":
-        steps += ["settle()", "host_on()", "settle()", "host_game()", "settle()", "host_sample()"]
+        steps += ["settle()", "host_on()", "settle()", "host_game()", "settle()", "host_sample()",
+                  "qstr_mark('host')"]
     steps.append(f"finish({games})")
     out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw, timeout=900)
-    return json.loads(out.strip().splitlines()[-1])
+    lines = out.strip().splitlines()
+    figures = json.loads(lines[-1])
+    figures["qstrs"] = qstr_marks(lines)
+    return figures
+
+
+def qstr_marks(lines: list[str]) -> dict:
+    """{tag: (interned strings, bytes of their text, bytes of pools and text)}
+    from the "QSTR tag" lines and the micropython.qstr_info() line after each."""
+    out = {}
+    for i, ln in enumerate(lines[:-1]):
+        if ln.startswith("QSTR "):
+            m = re.search(r"n_qstr=(\d+), n_str_data_bytes=(\d+), n_total_bytes=(\d+)", lines[i + 1])
+            if m:
+                out[ln[5:]] = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    return out
+
+
+# MicroPython keeps the strings it interns (qstrs) in pools on the heap: the
+# first holds 20, each next one twice as many as the one before; a pool is
+# 24 bytes plus 7 per entry (pointer, 2-byte hash, 1-byte length) in 16-byte
+# GC blocks, on the rp2 port as in this VM (py/qstr.c).
+QSTR_POOL_FIRST = 20
+
+
+def qstr_pool_bytes(n: int) -> int:
+    """Heap taken by the pools that hold n interned strings, from none."""
+    total = cap = 0
+    alloc = QSTR_POOL_FIRST
+    while cap < n:
+        total += (24 + 7 * alloc + 15) // 16 * 16
+        cap += alloc
+        alloc *= 2
+    return total
+
+
+def on_board(live: int, q: dict, tag: str) -> int | None:
+    """The live heap at mark `tag` with the qstr pools a board would hold.
+
+    The VM's harness interns its own names before the baseline (100-260 of
+    them), so its pools are partly paid for before the firmware starts and
+    they fill up at other points than on a Pico, whose boot interns next to
+    nothing: the firmware may meet one pool more or one less (the largest is
+    4.5 KB). This replaces the pools the VM allocated after the baseline with
+    every pool a board starting from none would need for the firmware's
+    strings. Strings the harness had already interned and the firmware uses
+    too are not counted on either side."""
+    if "base" not in q or tag not in q:
+        return None
+    n_base, data_base, total_base = q["base"]
+    n, data, total = q[tag]
+    vm_pools = (total - data) - (total_base - data_base)
+    return live - vm_pools + qstr_pool_bytes(n - n_base)
 
 
 def kb(n: float) -> str:
@@ -276,6 +331,20 @@ def main(argv: list[str] | None = None) -> int:
             line("live heap with a host connected", kb(f["with_host"]),
                  "budget 64 KB (protocol loaded, one game with the link live)",
                  f["with_host"] <= BUDGET_HEAP)
+        q = f.get("qstrs", {})
+        if "base" in q and "setup" in q:
+            tags = [t for t in ("setup", "host") if t in q]
+            line("interned strings (qstrs) " + " / ".join("with a host" if t == "host" else "after setup"
+                                                         for t in tags),
+                 " / ".join(str(q[t][0] - q["base"][0]) for t in tags),
+                 "(%s of pools and text; the harness's own: %d)"
+                 % (" / ".join(kb(q[t][2] - q["base"][2]) for t in tags), q["base"][0]))
+            for t, live, label in (("setup", f["after_setup"], "after setup"),
+                                   ("host", f.get("with_host"), "with a host")):
+                est = on_board(live, q, t) if live else None
+                if est is not None:
+                    line(f"  {label}, with a board's qstr pools (estimate)", kb(est), "budget 64 KB",
+                         est <= BUDGET_HEAP)
         if "irq_failures" in f:
             line("hard IRQ handlers run under heap_lock", f"{f['irq_handlers']} ok" if not f["irq_failures"]
                  else f"{len(f['irq_failures'])} FAIL", "allocate nothing", not f["irq_failures"])

@@ -85,6 +85,15 @@ def host_sample():
     R["with_host"] = live()
 
 
+def qstr_mark(tag):
+    # The interned strings (qstrs) now: micropython.qstr_info() prints one line,
+    # which sim/bench.py reads after this tag. Their pools are heap, allocated
+    # in doubling steps (20, 40, ... 640 entries), so a few more names can cost
+    # a whole new pool: the bench shows where each game stands.
+    print("QSTR " + tag)
+    micropython.qstr_info()
+
+
 def baseline():
     gc.collect()
     return gc.mem_alloc()

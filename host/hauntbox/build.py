@@ -19,10 +19,12 @@
 * ``manifest.json`` lists every shipped file with its size and sha256, plus
   the build id (a hash over that list).
 
-Bytecode is compiled with ``-O3``: no line-number tables, which saves about
-2 KB of the Pico's heap per game (docs/performance.md); a traceback then names
-the function but not the line. ``line_numbers=True`` (``hauntbox build
---line-numbers``, ``hauntbox flash --line-numbers``) keeps them for debugging.
+Bytecode is compiled with ``-O3``: no line-number tables, and tracebacks name
+the module (``rules.beetlejuice``) instead of the file, which together save
+about 3 KB of the Pico's heap per game (docs/performance.md); a traceback then
+names the module and function but not the line. ``line_numbers=True``
+(``hauntbox build --line-numbers``, ``hauntbox flash --line-numbers``) keeps
+file names and lines for debugging.
 
 Bytecode version: pinned to mpy 6.3 (``MPY_VERSION``), which MicroPython
 v1.23 and newer load (see docs/flashing.md for the sources). Every produced
@@ -205,18 +207,30 @@ def _compile_error(rel: str, stderr: str) -> BuildError:
     return BuildError(f"{where}: {msg}")
 
 
+def module_name(rel: str) -> str:
+    """``rules/beetlejuice.py`` -> ``rules.beetlejuice``; ``games/__init__.py`` -> ``games``."""
+    name = rel[:-3] if rel.endswith(".py") else rel
+    if name.endswith("/__init__"):
+        name = name[: -len("/__init__")]
+    return name.replace("/", ".")
+
+
 def compile_py(src: Path, rel: str, dst: Path, line_numbers: bool = False) -> bytes:
-    """Compile ``src`` (shown in tracebacks as ``rel``) to ``dst``; return the bytes.
+    """Compile ``src`` to ``dst``; return the bytes.
 
     Without ``line_numbers`` the bytecode has no line-number tables (``-O3``,
-    which also drops ``assert`` statements: the firmware has none).
+    which also drops ``assert`` statements: the firmware has none), and
+    tracebacks name the module (``rules.beetlejuice``) rather than the file:
+    the board interns a module's name when it imports it, so the name costs
+    no RAM, where each file name would be one more interned string. With
+    ``line_numbers``, tracebacks show ``rel`` and the line.
     """
     res = _mpy_cross_run(
         f"-march={MPY_ARCH}",
         f"-msmall-int-bits={SMALL_INT_BITS}",
         "-O0" if line_numbers else "-O3",
         "-s",
-        rel,
+        rel if line_numbers else module_name(rel),
         "-o",
         str(dst),
         str(src),
