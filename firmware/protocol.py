@@ -23,8 +23,8 @@ except ImportError:
 PROTOCOL = const(1)          # bumped on incompatible changes
 MAX_LINE = const(1024)       # bytes per request line, newline excluded
 LINE_START = const(128)      # line buffer kept between requests (grows up to MAX_LINE)
-QUEUE_LEN = const(64)        # outgoing events kept while the host is slow
-MAX_ID = const(64)           # longest string id echoed back
+_QUEUE_LEN = const(64)        # outgoing events kept while the host is slow
+_MAX_ID = const(64)           # longest string id echoed back
 
 COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate",
             "events")
@@ -48,7 +48,7 @@ def _is_int(v):
 
 
 class Protocol:
-    def __init__(self, app, subscribe=True, queue_len=QUEUE_LEN):
+    def __init__(self, app, subscribe=True, queue_len=_QUEUE_LEN):
         self.app = app
         self.events_on = True
         self.seq = 0                 # bus events seen (a gap at the host = dropped events)
@@ -172,10 +172,10 @@ class Protocol:
             self.errors += 1
             return [reply_error(None, "not valid JSON")]
         rid = msg.get("id")
-        if not (rid is None or _is_int(rid) or (isinstance(rid, str) and len(rid) <= MAX_ID)):
+        if not (rid is None or _is_int(rid) or (isinstance(rid, str) and len(rid) <= _MAX_ID)):
             self.errors += 1
             return [reply_error(None, "id must be a number or a string of up to %d characters"
-                                % MAX_ID)]
+                                % _MAX_ID)]
         try:
             v = msg.get("v")
             if v is not None and (not _is_int(v) or v != PROTOCOL):

@@ -15,8 +15,8 @@ except ImportError:
     def const(x):
         return x
 
-JOG_MIN_MS = const(20)
-JOG_MAX_MS = const(3000)
+_JOG_MIN_MS = const(20)
+_JOG_MAX_MS = const(3000)
 
 _NONE = ()                   # marker: optional argument not given
 
@@ -264,8 +264,8 @@ def calibrate(proto, msg):
     if jog is not None:
         if jog not in service.JOGS:
             raise BadRequest("jog must be one of %s" % ", ".join(service.JOGS))
-        if not JOG_MIN_MS <= ms <= JOG_MAX_MS:
-            raise BadRequest("ms must be %d..%d" % (JOG_MIN_MS, JOG_MAX_MS))
+        if not _JOG_MIN_MS <= ms <= _JOG_MAX_MS:
+            raise BadRequest("ms must be %d..%d" % (_JOG_MIN_MS, _JOG_MAX_MS))
         if (jog == "pulse") != (ns is not None):
             raise BadRequest("ns goes with jog pulse (and only with it)")
         if proto.busy is not None:

@@ -28,33 +28,33 @@ except ImportError:
         return x
 
 # Register addresses with IOCON.BANK = 0 (A/B pairs interleaved).
-IODIRA = const(0x00)
-IODIRB = const(0x01)
-IPOLA = const(0x02)
-GPINTENA = const(0x04)
-DEFVALA = const(0x06)
-INTCONA = const(0x08)
+_IODIRA = const(0x00)
+_IODIRB = const(0x01)
+_IPOLA = const(0x02)
+_GPINTENA = const(0x04)
+_DEFVALA = const(0x06)
+_INTCONA = const(0x08)
 IOCON = const(0x0A)
-IOCON2 = const(0x0B)       # the same register, seen at both addresses
+_IOCON2 = const(0x0B)       # the same register, seen at both addresses
 GPPUA = const(0x0C)
 INTFA = const(0x0E)
 INTCAPA = const(0x10)
 GPIOA = const(0x12)
 OLATA = const(0x14)
-IOCON_IN_BANK1 = const(0x05)   # where IOCON sits if the chip is in BANK=1
+_IOCON_IN_BANK1 = const(0x05)   # where IOCON sits if the chip is in BANK=1
 
 # IOCON bits.
 BANK = const(0x80)
 MIRROR = const(0x40)
 SEQOP = const(0x20)
-DISSLW = const(0x10)
-HAEN = const(0x08)
+_DISSLW = const(0x10)
+_HAEN = const(0x08)
 ODR = const(0x04)
 INTPOL = const(0x02)
 
 OK = const(0)
-NO_ANSWER = const(1)       # OSError on the bus
-MISMATCH = const(2)        # answered, but did not hold the configuration
+_NO_ANSWER = const(1)       # OSError on the bus
+_MISMATCH = const(2)        # answered, but did not hold the configuration
 
 
 # Transfer buffers, shared by every chip (one task services them in turn; the
@@ -105,7 +105,7 @@ class Mcp23017:
             iocon |= INTPOL
         self.iocon = iocon
         self.int_active = 1 if (active_high and not open_drain) else 0
-        # IODIRA..INTCONB as written by one sequential transfer (GPINTEN is
+        # _IODIRA..INTCONB as written by one sequential transfer (GPINTEN is
         # written as 0 here and enabled last, after the levels are known).
         c = bytearray(10)
         c[0] = self.inputs & 0xFF
@@ -119,7 +119,7 @@ class Mcp23017:
         self._cfg = c
         self.state = 0          # last known levels (after IPOL) of the input pins
         self.ok = False
-        self.status = NO_ANSWER
+        self.status = _NO_ANSWER
         self.failures = 0       # transfers that failed
         self.outages = 0        # times the chip went from ok to failed
         self.errno = 0          # errno of the last failure (0 = mismatch)
@@ -148,10 +148,10 @@ class Mcp23017:
         try:
             ok = self._configure()
         except OSError as e:
-            self._set_failed(NO_ANSWER, e.args[0] if e.args else 0)
+            self._set_failed(_NO_ANSWER, e.args[0] if e.args else 0)
             return False
         if not ok:
-            self._set_failed(MISMATCH, 0)
+            self._set_failed(_MISMATCH, 0)
             return False
         self.ok = True
         self.status = OK
@@ -167,10 +167,10 @@ class Mcp23017:
         # writing 0 there returns it to BANK=0. In BANK=0 the same address is
         # GPINTENB, which is rewritten below anyway.
         b1[0] = 0
-        i2c.writeto_mem(a, IOCON_IN_BANK1, b1)
+        i2c.writeto_mem(a, _IOCON_IN_BANK1, b1)
         b1[0] = self.iocon
         i2c.writeto_mem(a, IOCON, b1)
-        i2c.writeto_mem(a, IODIRA, self._cfg)
+        i2c.writeto_mem(a, _IODIRA, self._cfg)
         b2 = _B2
         b2[0] = self.pullups & 0xFF
         b2[1] = self.pullups >> 8
@@ -179,7 +179,7 @@ class Mcp23017:
         b2[1] = self.olat >> 8
         i2c.writeto_mem(a, OLATA, b2)
         r = _B11
-        i2c.readfrom_mem_into(a, IODIRA, r)
+        i2c.readfrom_mem_into(a, _IODIRA, r)
         c = self._cfg
         for i in range(10):
             if r[i] != c[i]:
@@ -188,7 +188,7 @@ class Mcp23017:
             return False
         b2[0] = self.interrupts & 0xFF
         b2[1] = self.interrupts >> 8
-        i2c.writeto_mem(a, GPINTENA, b2)
+        i2c.writeto_mem(a, _GPINTENA, b2)
         # Read GPIO after enabling: any change from here on raises INT, and
         # this read clears whatever was pending before.
         i2c.readfrom_mem_into(a, GPIOA, b2)
@@ -200,9 +200,9 @@ class Mcp23017:
         # have no side effects). Returns True if it is intact; False if the
         # chip failed or lost it (then call configure()).
         try:
-            self.i2c.readfrom_mem_into(self.addr, IODIRA, _B11)
+            self.i2c.readfrom_mem_into(self.addr, _IODIRA, _B11)
         except OSError as e:
-            self._set_failed(NO_ANSWER, e.args[0] if e.args else 0)
+            self._set_failed(_NO_ANSWER, e.args[0] if e.args else 0)
             return False
         r = _B11
         c = self._cfg
@@ -210,10 +210,10 @@ class Mcp23017:
             if i == 4 or i == 5:
                 continue
             if r[i] != c[i]:
-                self._set_failed(MISMATCH, 0)
+                self._set_failed(_MISMATCH, 0)
                 return False
         if r[10] != self.iocon or (r[4] | (r[5] << 8)) != self.interrupts:
-            self._set_failed(MISMATCH, 0)
+            self._set_failed(_MISMATCH, 0)
             return False
         return True
 
@@ -241,7 +241,7 @@ class Mcp23017:
         try:
             self.i2c.readfrom_mem_into(self.addr, INTFA, b)
         except OSError as e:
-            self._set_failed(NO_ANSWER, e.args[0] if e.args else 0)
+            self._set_failed(_NO_ANSWER, e.args[0] if e.args else 0)
             return -1
         t_now = ticks_us()
         self.services += 1
@@ -295,7 +295,7 @@ class Mcp23017:
         try:
             self.i2c.readfrom_mem_into(self.addr, GPIOA, _B2)
         except OSError as e:
-            self._set_failed(NO_ANSWER, e.args[0] if e.args else 0)
+            self._set_failed(_NO_ANSWER, e.args[0] if e.args else 0)
             return -1
         return (_B2[0] | (_B2[1] << 8)) & self.inputs
 
@@ -308,6 +308,6 @@ class Mcp23017:
         try:
             self.i2c.writeto_mem(self.addr, OLATA, b2)
         except OSError as e:
-            self._set_failed(NO_ANSWER, e.args[0] if e.args else 0)
+            self._set_failed(_NO_ANSWER, e.args[0] if e.args else 0)
             return False
         return True

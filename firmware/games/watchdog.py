@@ -14,7 +14,7 @@ except ImportError:
     def const(x):
         return x
 
-TIMEOUT_MS = const(8000)        # rp2 maximum is 8388 ms
+_TIMEOUT_MS = const(8000)        # rp2 maximum is 8388 ms
 _ENABLE = const(0x40000000)     # WATCHDOG CTRL bit 30
 _CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
@@ -43,7 +43,7 @@ def guard():
     # Feed the watchdog from a 1 s soft timer until the game takes over.
     global _guard_timer
     from machine import WDT, Timer
-    wdt = WDT(timeout=TIMEOUT_MS)
+    wdt = WDT(timeout=_TIMEOUT_MS)
     if _guard_timer is None:
         _guard_timer = Timer(-1)   # -1: a virtual (soft) timer
     _guard_timer.init(period=1000, mode=Timer.PERIODIC, callback=lambda t: wdt.feed())
@@ -62,7 +62,7 @@ def unguard():
 
 
 class Watchdog:
-    def __init__(self, timeout_ms=TIMEOUT_MS):
+    def __init__(self, timeout_ms=_TIMEOUT_MS):
         from machine import WDT
         unguard()
         self.wdt = WDT(timeout=timeout_ms)
