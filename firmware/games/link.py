@@ -44,7 +44,7 @@ def _connect(app):
 async def serve_stdio(app):
     # The Pico's transport: USB serial via sys.stdin / sys.stdout. The protocol
     # and the link core are loaded when a host first sends a byte: at a table
-    # with no host they cost no heap (13-17 KB once loaded, docs/performance.md)
+    # with no host they cost no heap (7-11 KB once loaded, docs/performance.md)
     # and no event is encoded.
     import sys
     import select
