@@ -475,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--src", default=None, help="firmware folder (default: firmware/)")
     p.add_argument("--out", default=None, help="output folder (default: build/firmware/)")
     p.add_argument("--line-numbers", action="store_true",
-                   help="keep line numbers in tracebacks (about 2 KB more heap per game)")
+                   help="keep file names and line numbers in tracebacks (about 3 KB more heap per game)")
     args = p.parse_args(argv)
     try:
         res = build(src=args.src, out=args.out, game=args.game, line_numbers=args.line_numbers)

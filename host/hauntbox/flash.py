@@ -570,7 +570,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--line-numbers",
         action="store_true",
-        help="keep line numbers in tracebacks, for debugging (about 2 KB more heap per game)",
+        help="keep file names and line numbers in tracebacks, for debugging (about 3 KB more heap per game)",
     )
     return p
 
