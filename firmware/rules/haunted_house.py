@@ -491,13 +491,22 @@ class HauntedHouse:
         return _copy(self.state_view())
 
     def to_public_dict(self):
-        # Everything a spectator may see (the host's "state"): in the state
-        # module, loaded for the call.
-        from rules.haunted_house_state import public_dict
-        try:
-            return public_dict(self)
-        finally:
-            unload("rules.haunted_house_state")
+        # Everything a spectator may see (the host's "state", which a host may
+        # poll ten times a second: so here, not in a module loaded per call).
+        # Clue values stay hidden until the end.
+        d = self.to_dict()
+        del d["deck"]
+        d["deck_left"] = len(self.deck)
+        spots = {}
+        for s in self.spots:
+            spots[s] = self.spots[s] is not None
+        d["spots"] = spots
+        d["clue_counts"] = [len(c) for c in self.clues]
+        if self.phase != "over":
+            del d["clues"]
+        d["scores"] = [self.score(p) for p in range(self.n)]
+        d["winners"] = list(self.winners)
+        return d
 
     @classmethod
     def from_dict(cls, config, d):

@@ -1,8 +1,8 @@
 # Checks a saved Haunted House state before HauntedHouse.from_dict rebuilds it:
 # shapes, ranges and the cross-field invariants a real game always keeps; then
-# rebuilds it (load). Also a given deck order (check_deck) and the public view
-# of a game (public_dict). Imported lazily (a resume, a host's "state", a test
-# with a fixed deck) and dropped again on the board, to save RAM during play.
+# rebuilds it (load). Also a given deck order (check_deck). Imported lazily (a
+# resume, a test with a fixed deck) and dropped again on the board, to save
+# RAM during play.
 
 from rules.errors import RuleError
 
@@ -193,20 +193,3 @@ def load(cls, config, d):
     g.clues = [list(c) for c in d["clues"]]
     g.winners = g._compute_winners() if g.phase == "over" else []
     return g
-
-
-def public_dict(g):
-    # Everything a spectator may see: clue values stay hidden until the end.
-    d = g.to_dict()
-    del d["deck"]
-    d["deck_left"] = len(g.deck)
-    spots = {}
-    for s in g.spots:
-        spots[s] = g.spots[s] is not None
-    d["spots"] = spots
-    d["clue_counts"] = [len(c) for c in g.clues]
-    if g.phase != "over":
-        del d["clues"]
-    d["scores"] = [g.score(p) for p in range(g.n)]
-    d["winners"] = list(g.winners)
-    return d

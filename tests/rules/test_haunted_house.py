@@ -370,6 +370,17 @@ def test_clues_values_secret_until_game_end():
     assert pub["clues"][0] == [5] and pub["scores"][0] == 5
 
 
+def test_public_view_loads_no_module():
+    """The host's "state" (polled up to ten times a second) builds the public
+    view from resident code: no module is imported for it."""
+    import sys
+    g = new_game(CFG, 2)
+    sys.modules.pop("rules.haunted_house_state", None)
+    before = set(sys.modules)
+    g.to_public_dict()
+    assert set(sys.modules) == before
+
+
 def test_clues_added_at_game_end():
     """Scoring / Game End: the clue values are added to the round totals at the end."""
     g = new_game(CFG, 2, front=[3, 1, 4])
