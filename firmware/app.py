@@ -118,8 +118,9 @@ class App:
     async def watchdog_task(self, period_ms=1000):
         # Feeds the hardware watchdog only while healthy; otherwise the board
         # resets after the timeout and the saved game resumes.
-        from games.watchdog import Watchdog
-        wd = Watchdog()
+        from games.watchdog import start
+        wd = start()
+        unload("games.watchdog")    # the REPL guard (boot, exit) is not needed in play
         reported = False
         while True:
             if self.healthy():

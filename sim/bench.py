@@ -26,6 +26,14 @@ STEP_MIN = 512          # bytes: a single jump this big may be a pinned block (s
 STEP_SIDE = 5           # samples each side of a candidate jump
 # key: (game, mode: a companion mode, "board" for Haunted House on its table, or
 # None for the rules-layer script; title)
+# The games whose board controller runs tasks on the board (vm_running).
+BOARD_GAMES = {
+    "roller-ghoster": ("roller-ghoster", None),
+    "haunted-house-board": ("haunted-house", "board"),
+    "beetlejuice": ("beetlejuice", "firmware"),
+    "superskill": ("superskill", "companion"),
+}
+
 OTHERS = {
     "haunted-house": ("haunted-house", None,
                       "Boxtop Pinball: Haunted House, rule engine + state saved each turn"),
@@ -181,6 +189,28 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
     return figures
 
 
+def vm_running(fw: Path, seed: int, game: str = "roller-ghoster", mode: str | None = None) -> dict:
+    """The live heap with the board's tasks running (bench_vm_common.tasks_on):
+    alone, then with a host connected; and the qstr marks of both."""
+    from sim.mpvm import run_micropython
+    if game == "roller-ghoster":
+        script, setup = "sim/bench_vm_roller.py", f"setup({seed})"
+    elif mode == "board":
+        script, setup = "sim/bench_vm_haunted.py", f"setup({seed})"
+    else:
+        script, setup = "sim/bench_vm_companion.py", f"setup({game!r}, {seed}, 4, {mode!r})"
+    steps = ["qstr_mark('base')", "load()", "settle()", setup, "settle()", "tasks_on()", "settle()",
+             "settle()", "running_sample('running')", "qstr_mark('running')", "tasks_host()",
+             "settle()", "settle()", "running_sample('running_host')", "qstr_mark('running_host')",
+             "running_finish()"]
+    out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw,
+                          timeout=300)
+    lines = out.strip().splitlines()
+    figures = json.loads(lines[-1])
+    figures["qstrs"] = qstr_marks(lines)
+    return figures
+
+
 def qstr_marks(lines: list[str]) -> dict:
     """{tag: (interned strings, bytes of their text, bytes of pools and text)}
     from the "QSTR tag" lines and the micropython.qstr_info() line after each."""
@@ -304,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 g, m = OTHERS[key][0], OTHERS[key][1]
                 figures[key] = vm_figures(res.out_dir, args.seed, args.games, game=g, mode=m)
+            if key in BOARD_GAMES:
+                g, m = BOARD_GAMES[key]
+                figures[key]["run"] = vm_running(res.out_dir, args.seed, game=g, mode=m)
     from sim.bench_sim import SIM_FIGURES
     sims = {key: SIM_FIGURES[key](args.seed) for key in only if key in SIM_FIGURES}
 
@@ -344,6 +377,17 @@ def main(argv: list[str] | None = None) -> int:
                 est = on_board(live, q, t) if live else None
                 if est is not None:
                     line(f"  {label}, with a board's qstr pools (estimate)", kb(est), "budget 64 KB",
+                         est <= BUDGET_HEAP)
+        run = f.get("run")
+        if run:
+            rq = run["qstrs"]
+            for t, label, budget in (("running", "live heap with the board's tasks running", "budget 64 KB"),
+                                     ("running_host", "  and a host connected",
+                                      "budget 64 KB (hello, events on, state)")):
+                line(label, kb(run[t]), budget, run[t] <= BUDGET_HEAP)
+                est = on_board(run[t], rq, t)
+                if est is not None:
+                    line("    with a board's qstr pools (estimate)", kb(est), "budget 64 KB",
                          est <= BUDGET_HEAP)
         if "irq_failures" in f:
             line("hard IRQ handlers run under heap_lock", f"{f['irq_handlers']} ok" if not f["irq_failures"]

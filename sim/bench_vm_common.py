@@ -85,6 +85,47 @@ def host_sample():
     R["with_host"] = live()
 
 
+# The board's tasks, running. The steps above play turns through the
+# controller's methods, with no task running; on the board app.run() runs
+# App.main_async: the play loop (waiting for a press, its coroutines nested
+# down to the panel), the game's device tasks, the watchdog task, and the
+# link's pump once a host has spoken. Their frames and the modules they load
+# (games/watchdog.py) are heap too. A separate VM run (sim/bench.py,
+# vm_running) starts them after setup, lets each reach its first wait and
+# reads the live heap: alone, then with a host that said hello, turned the
+# events on and read a state. (serve_stdio, which reads the USB port, cannot
+# run here: its frame and reader, a few hundred bytes, are not counted.)
+def run_tasks(n=2000):
+    # This VM's asyncio runs on JavaScript timers, which do not fire while a
+    # step runs: turn its loop by hand until every task waits.
+    import asyncio.core
+    for _ in range(n):
+        asyncio.core._run_iter()
+
+
+def tasks_on():
+    import asyncio
+    S["main"] = asyncio.create_task(S["app"].main_async(players=4, resume=False,  # noqa: F821
+                                                        exit_when_over=False))
+    run_tasks()
+
+
+def tasks_host():
+    import asyncio
+    connect_host(S["app"])  # noqa: F821
+    S["pump"] = asyncio.create_task(S["link"].pump())  # noqa: F821
+    run_tasks()
+
+
+def running_sample(key):
+    R[key] = live()
+
+
+def running_finish():
+    print(json.dumps({"running": R.get("running", 0), "running_host": R.get("running_host", 0),
+                      "tasks": len(S["app"].tasks)}))  # noqa: F821
+
+
 def qstr_mark(tag):
     # The interned strings (qstrs) now: micropython.qstr_info() prints one line,
     # which sim/bench.py reads after this tag. Their pools are heap, allocated

@@ -61,13 +61,10 @@ def unguard():
         _guard_timer.deinit()
 
 
-class Watchdog:
-    def __init__(self, timeout_ms=_TIMEOUT_MS):
-        from machine import WDT
-        unguard()
-        self.wdt = WDT(timeout=timeout_ms)
-        self.feeds = 0
-
-    def feed(self):
-        self.wdt.feed()
-        self.feeds += 1
+def start(timeout_ms=_TIMEOUT_MS):
+    # The game takes over: the REPL guard stops and the hardware watchdog runs
+    # (machine.WDT; the caller feeds it). Nothing of this module is needed
+    # after that, so App drops it for the rest of the game (ram.py).
+    from machine import WDT
+    unguard()
+    return WDT(timeout=timeout_ms)
