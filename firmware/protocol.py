@@ -23,8 +23,8 @@ except ImportError:
 PROTOCOL = const(1)          # bumped on incompatible changes
 MAX_LINE = const(1024)       # bytes per request line, newline excluded
 LINE_START = const(128)      # line buffer kept between requests (grows up to MAX_LINE)
-_QUEUE_LEN = const(64)        # outgoing events kept while the host is slow
-_MAX_ID = const(64)           # longest string id echoed back
+_QUEUE_LEN = const(64)       # outgoing events kept while the host is slow
+_MAX_ID = const(64)          # longest string id echoed back
 
 COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate",
             "events")

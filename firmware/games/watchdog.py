@@ -14,7 +14,7 @@ except ImportError:
     def const(x):
         return x
 
-_TIMEOUT_MS = const(8000)        # rp2 maximum is 8388 ms
+_TIMEOUT_MS = const(8000)       # rp2 maximum is 8388 ms
 _ENABLE = const(0x40000000)     # WATCHDOG CTRL bit 30
 _CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
