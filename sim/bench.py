@@ -26,14 +26,6 @@ STEP_MIN = 512          # bytes: a single jump this big may be a pinned block (s
 STEP_SIDE = 5           # samples each side of a candidate jump
 # key: (game, mode: a companion mode, "board" for Haunted House on its table, or
 # None for the rules-layer script; title)
-# The games whose board controller runs tasks on the board (vm_running).
-BOARD_GAMES = {
-    "roller-ghoster": ("roller-ghoster", None),
-    "haunted-house-board": ("haunted-house", "board"),
-    "beetlejuice": ("beetlejuice", "firmware"),
-    "superskill": ("superskill", "companion"),
-}
-
 OTHERS = {
     "haunted-house": ("haunted-house", None,
                       "Boxtop Pinball: Haunted House, rule engine + state saved each turn"),
@@ -41,6 +33,14 @@ OTHERS = {
                             "Boxtop Pinball: Haunted House on the instrumented table (board controller)"),
     "beetlejuice": ("beetlejuice", "firmware", "Watch Out Beetlejuice companion (board controller)"),
     "superskill": ("superskill", "companion", "Star Trek: Super-Skill Pinball companion (board controller)"),
+}
+
+# The games whose board controller runs tasks on the board (vm_running).
+BOARD_GAMES = {
+    "roller-ghoster": ("roller-ghoster", None),
+    "haunted-house-board": ("haunted-house", "board"),
+    "beetlejuice": ("beetlejuice", "firmware"),
+    "superskill": ("superskill", "companion"),
 }
 
 
@@ -155,6 +155,17 @@ def vm_code(script: str, steps: list[str]) -> str:
             + "".join("\n#--- step\n" + s for s in steps))
 
 
+def vm_script(game: str, mode: str | None, seed: int) -> tuple[str, str, str]:
+    """(VM script, its first step, its setup step) for one game."""
+    if game == "roller-ghoster":
+        return "sim/bench_vm_roller.py", "load()", f"setup({seed})"
+    if game == "haunted-house" and mode == "board":
+        return "sim/bench_vm_haunted.py", "load()", f"setup({seed})"
+    if mode is not None:
+        return "sim/bench_vm_companion.py", "load()", f"setup({game!r}, {seed}, 4, {mode!r})"
+    return "sim/bench_vm_rules.py", f"load({game!r})", f"setup({seed})"
+
+
 def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "roller-ghoster",
                mode: str | None = None) -> dict:
     """Run the VM-side script for one game: Roller Ghoster, the companions and
@@ -162,15 +173,7 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
     (bench_vm_roller.py, bench_vm_companion.py, bench_vm_haunted.py); the
     rules-layer figure of Haunted House through its rule engine (bench_vm_rules.py)."""
     from sim.mpvm import run_micropython
-    if game == "roller-ghoster":
-        script, first, setup = "sim/bench_vm_roller.py", "load()", f"setup({seed})"
-    elif game == "haunted-house" and mode == "board":
-        script, first, setup = "sim/bench_vm_haunted.py", "load()", f"setup({seed})"
-    elif mode is not None:
-        script, first, setup = ("sim/bench_vm_companion.py", "load()",
-                                f"setup({game!r}, {seed}, 4, {mode!r})")
-    else:
-        script, first, setup = "sim/bench_vm_rules.py", f"load({game!r})", f"setup({seed})"
+    script, first, setup = vm_script(game, mode, seed)
     steps = ["qstr_mark('base')", first, "settle()", setup, "settle()", "qstr_mark('setup')"]
     steps += ["settle()", "measured_turn()"] * turns
     every = sample_every(games)
@@ -193,13 +196,8 @@ def vm_running(fw: Path, seed: int, game: str = "roller-ghoster", mode: str | No
     """The live heap with the board's tasks running (bench_vm_common.tasks_on):
     alone, then with a host connected; and the qstr marks of both."""
     from sim.mpvm import run_micropython
-    if game == "roller-ghoster":
-        script, setup = "sim/bench_vm_roller.py", f"setup({seed})"
-    elif mode == "board":
-        script, setup = "sim/bench_vm_haunted.py", f"setup({seed})"
-    else:
-        script, setup = "sim/bench_vm_companion.py", f"setup({game!r}, {seed}, 4, {mode!r})"
-    steps = ["qstr_mark('base')", "load()", "settle()", setup, "settle()", "tasks_on()", "settle()",
+    script, first, setup = vm_script(game, mode, seed)
+    steps = ["qstr_mark('base')", first, "settle()", setup, "settle()", "tasks_on()", "settle()",
              "settle()", "running_sample('running')", "qstr_mark('running')", "tasks_host()",
              "settle()", "settle()", "running_sample('running_host')", "qstr_mark('running_host')",
              "running_finish()"]
