@@ -14,6 +14,8 @@
 
 import json
 
+from ram import unload
+
 try:
     from micropython import const
 except ImportError:
@@ -215,13 +217,11 @@ class Protocol:
 
     def _command(self, cmd, msg):
         # Every command but state: its code is loaded for this request only.
-        import sys
         import protocol_commands
         try:
             return getattr(protocol_commands, cmd)(self, msg)
         finally:
-            if sys.implementation.name == "micropython":
-                sys.modules.pop("protocol_commands", None)
+            unload("protocol_commands")
 
     def _state(self):
         c = self._controller()
