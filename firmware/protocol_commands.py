@@ -88,13 +88,18 @@ def _firmware_version(app):
         return "?"
 
 
-def hello(proto, msg):
+def _game_names():
+    # The games this firmware has (the registry is loaded for it and dropped).
     from games.registry import GAMES
     unload("games.registry")
+    return GAMES
+
+
+def hello(proto, msg):
     app = proto.app
     return {"proto": PROTOCOL, "firmware": _firmware_version(app),
             "build": read_build_id(getattr(app, "root", "")),
-            "game": app.game_name, "games": sorted(GAMES), "max_line": MAX_LINE,
+            "game": app.game_name, "games": sorted(_game_names()), "max_line": MAX_LINE,
             "events": proto.events_on, "seq": proto.seq, "dropped": proto.dropped}
 
 
@@ -195,9 +200,7 @@ def new(proto, msg):
 
 def check_new_game(app, game, players, start):
     # An error string for a new game the host asks for, or None.
-    from games.registry import GAMES
-    unload("games.registry")
-    if game not in GAMES:
+    if game not in _game_names():
         return "unknown game %r" % (game,)
     c = app.controller
     lo = getattr(c, "min_players", 1) if game == app.game_name else 1

@@ -172,7 +172,6 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
     Haunted House on its table go through their board controllers
     (bench_vm_roller.py, bench_vm_companion.py, bench_vm_haunted.py); the
     rules-layer figure of Haunted House through its rule engine (bench_vm_rules.py)."""
-    from sim.mpvm import run_micropython
     script, first, setup = vm_script(game, mode, seed)
     steps = ["qstr_mark('base')", first, "settle()", setup, "settle()", "qstr_mark('setup')"]
     steps += ["settle()", "measured_turn()"] * turns
@@ -185,7 +184,15 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
         steps += ["settle()", "host_on()", "settle()", "host_game()", "settle()", "host_sample()",
                   "qstr_mark('host')"]
     steps.append(f"finish({games})")
-    out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw, timeout=900)
+    return run_vm(fw, script, steps, timeout=900)
+
+
+def run_vm(fw: Path, script: str, steps: list[str], timeout: float) -> dict:
+    """Run a bench script's steps in the VM: the figures it prints last, plus
+    the interned-string marks printed on the way (qstr_marks)."""
+    from sim.mpvm import run_micropython
+    out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw,
+                          timeout=timeout)
     lines = out.strip().splitlines()
     figures = json.loads(lines[-1])
     figures["qstrs"] = qstr_marks(lines)
@@ -195,18 +202,12 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
 def vm_running(fw: Path, seed: int, game: str = "roller-ghoster", mode: str | None = None) -> dict:
     """The live heap with the board's tasks running (bench_vm_common.tasks_on):
     alone, then with a host connected; and the qstr marks of both."""
-    from sim.mpvm import run_micropython
     script, first, setup = vm_script(game, mode, seed)
     steps = ["qstr_mark('base')", first, "settle()", setup, "settle()", "tasks_on()", "settle()",
              "settle()", "running_sample('running')", "qstr_mark('running')", "tasks_host()",
              "settle()", "settle()", "running_sample('running_host')", "qstr_mark('running_host')",
              "running_finish()"]
-    out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw,
-                          timeout=300)
-    lines = out.strip().splitlines()
-    figures = json.loads(lines[-1])
-    figures["qstrs"] = qstr_marks(lines)
-    return figures
+    return run_vm(fw, script, steps, timeout=300)
 
 
 def qstr_marks(lines: list[str]) -> dict:
