@@ -201,27 +201,6 @@ class App:
         return winner
 
 
-MAX_CRASHES = 3
-
-
-def handle_crash(app, exc):
-    # An exception escaped the game. Report it, count it on flash and reset so
-    # the saved game resumes; the third crash in a row sets the save aside
-    # (reported), so one bad state cannot make the board crash-loop.
-    app.bus.publish(("fault", "crash", repr(exc)))
-    try:
-        info = app.store.load("crash") or {}
-    except ValueError:
-        info = {}
-    n = info.get("count", 0) + 1 if isinstance(info.get("count", 0), int) else 1
-    if n >= MAX_CRASHES:
-        app.store.set_aside(app.controller.save_name)
-        app.store.remove("crash")
-        return "set_aside"
-    app.store.save("crash", {"count": n, "last": repr(exc)[:120]})
-    return "reset"
-
-
 def run():
     app = App()
     if app.safe_boot_requested():
@@ -236,6 +215,7 @@ def run():
     except KeyboardInterrupt:
         raise
     except Exception as e:  # noqa: BLE001 - last line of defence: reset, resume, never loop
+        from crash import handle_crash
         handle_crash(app, e)
         import machine
         machine.reset()

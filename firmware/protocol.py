@@ -11,6 +11,12 @@
 # drains with take_event(). Nothing a host sends can run code, read files or
 # stop the game: every request is checked before anything changes, and any
 # unexpected exception becomes an error reply. See docs/protocol.md.
+#
+# This module is what stays in RAM while a host is connected: the event queue
+# (events flow all game) and the line buffer. Requests come now and then, at
+# a person's pace, so the code that parses, checks and answers them is in
+# protocol_commands.py, loaded for the requests of one chunk of input and
+# dropped again (docs/performance.md).
 
 import json
 
@@ -22,31 +28,15 @@ except ImportError:
     def const(x):
         return x
 
-PROTOCOL = const(1)          # bumped on incompatible changes
 MAX_LINE = const(1024)       # bytes per request line, newline excluded
 LINE_START = const(128)      # line buffer kept between requests (grows up to MAX_LINE)
 _QUEUE_LEN = const(64)       # outgoing events kept while the host is slow
-_MAX_ID = const(64)          # longest string id echoed back
-
-COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate",
-            "events")
-# "state" (which a host polls) is answered here; the others, each asked for now
-# and then, are in protocol_commands.py, loaded for one request and dropped
-# again, so their code is not in RAM while a game runs (docs/performance.md).
 
 _NL = b"\n"
 
 
-class BadRequest(Exception):
-    pass
-
-
 def dumps(obj):
     return json.dumps(obj, separators=(",", ":"))
-
-
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 class Protocol:
@@ -101,10 +91,11 @@ class Protocol:
     def feed(self, data):
         # A chunk of the byte stream; returns the reply lines for every complete
         # line in it. A line longer than MAX_LINE is dropped up to its newline
-        # and answered with one "line too long" error.
+        # and answered with one "line too long" error (None stands for it in
+        # `lines`). Blank lines are skipped here, so they load nothing.
         if not isinstance(data, bytes):
             data = bytes(data)
-        out = []
+        lines = None
         i = 0
         n = len(data)
         while i < n:
@@ -125,17 +116,20 @@ class Protocol:
             i = j + 1
             if self._discard:
                 self._discard = False
-                self.lines += 1
-                self.errors += 1
-                out.append(reply_error(None, "line too long (max %d bytes)" % MAX_LINE))
-                continue
-            line = bytes(self._mv[:self._n])
-            self._n = 0
-            if len(self._buf) > LINE_START:
-                self._grow(0)           # a long line was rare: give its buffer back
-            for r in self.handle_line(line):
-                out.append(r)
-        return out
+                line = None
+            else:
+                line = bytes(self._mv[:self._n]).strip()
+                self._n = 0
+                if len(self._buf) > LINE_START:
+                    self._grow(0)       # a long line was rare: give its buffer back
+                if not line:
+                    continue
+            if lines is None:
+                lines = []
+            lines.append(line)
+        if lines is None:
+            return []
+        return self._answer(lines)
 
     def _grow(self, need):
         # A line buffer of LINE_START bytes doubled until `need` fits (at most
@@ -154,103 +148,21 @@ class Protocol:
 
     def handle_line(self, line):
         # One request line (without its newline); returns the reply lines.
-        try:
-            line = line.strip()
-            if not line:
-                return []
-            self.lines += 1
-            if len(line) > MAX_LINE:
-                raise BadRequest("line too long (max %d bytes)" % MAX_LINE)
-            try:
-                msg = json.loads(line.decode())
-            except ValueError:
-                raise BadRequest("not valid JSON")
-            if not isinstance(msg, dict):
-                raise BadRequest("a request must be a JSON object")
-        except BadRequest as e:
-            self.errors += 1
-            return [reply_error(None, str(e))]
-        except Exception:  # noqa: BLE001 - e.g. RecursionError on deep nesting (CPython)
-            self.errors += 1
-            return [reply_error(None, "not valid JSON")]
-        rid = msg.get("id")
-        if not (rid is None or _is_int(rid) or (isinstance(rid, str) and len(rid) <= _MAX_ID)):
-            self.errors += 1
-            return [reply_error(None, "id must be a number or a string of up to %d characters"
-                                % _MAX_ID)]
-        try:
-            v = msg.get("v")
-            if v is not None and (not _is_int(v) or v != PROTOCOL):
-                raise BadRequest("protocol version %s not supported: this board speaks %d"
-                                 % (dumps(v)[:16], PROTOCOL))
-            cmd = msg.get("cmd")
-            if not isinstance(cmd, str):
-                raise BadRequest("cmd must be a string")
-            if cmd == "state":
-                body = self._state()
-            elif cmd in COMMANDS:
-                body = self._command(cmd, msg)
-            else:
-                raise BadRequest("unknown command %s" % dumps(cmd[:32]))
-        except BadRequest as e:
-            self.errors += 1
-            return [reply_error(rid, str(e))]
-        except Exception as e:  # noqa: BLE001 - a request must never stop the firmware
-            self.errors += 1
-            return [reply_error(rid, "internal error: %s" % type(e).__name__)]
-        return [reply_ok(rid, body)]
+        return self._answer((line,))
 
-    # ---- helpers ---------------------------------------------------------
-
-    def _controller(self):
-        c = self.app.controller
-        if c is None:
-            raise BadRequest("no game loaded")
-        return c
-
-    def _prompt(self):
-        d = getattr(self.app.controller, "decider", None)
-        cur = d.current if d is not None else None
-        if cur is None:
-            return None
-        return {"kind": cur[0], "player": cur[1], "options": cur[2]}
-
-    def _command(self, cmd, msg):
-        # Every command but state: its code is loaded for this request only.
+    def _answer(self, lines):
+        # The replies to these request lines. Their code is loaded once for all
+        # of them: a host that floods the link with lines costs one load per
+        # chunk it sends, and the game runs between chunks.
         import protocol_commands
         try:
-            return getattr(protocol_commands, cmd)(self, msg)
+            out = []
+            for line in lines:
+                for r in protocol_commands.handle_line(self, line):
+                    out.append(r)
+            return out
         finally:
             unload("protocol_commands")
-
-    def _state(self):
-        c = self._controller()
-        g = getattr(c, "game", None)
-        over = None
-        if g is not None:
-            over = g.is_over()
-        return {"game": self.app.game_name, "state": c.public_state(), "prompt": self._prompt(),
-                "over": over, "rotating": _rotating(self.app),
-                "turns": getattr(c, "turns", 0), "faults": getattr(c, "faults", 0),
-                "busy": self.busy, "seq": self.seq, "dropped": self.dropped,
-                "events": self.events_on}
-
-
-def _rotating(app):
-    t = getattr(app.controller, "tower", None)
-    return bool(t is not None and t.turning)
-
-
-def reply_ok(rid, body):
-    d = {"ok": True, "id": rid}
-    if body:
-        for k in body:
-            d[k] = body[k]
-    return (dumps(d) + "\n").encode()
-
-
-def reply_error(rid, text):
-    return (dumps({"ok": False, "id": rid, "error": text}) + "\n").encode()
 
 
 def encode_event(ev, seq):

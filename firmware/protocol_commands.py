@@ -1,12 +1,13 @@
-# The host protocol's commands other than state: hello, events, legal, act,
-# new, config, selftest and calibrate. A host sends each of them now and then
-# (state is the one it polls), so protocol.Protocol loads this module for one
-# request and drops it again: their code is not in RAM while a game runs (as
+# The host protocol's requests: each line parsed, checked and answered, and
+# every command (hello, state, events, legal, act, new, config, selftest,
+# calibrate). A host sends them now and then, at a person's pace, so
+# protocol.Protocol loads this module for the requests in one chunk of input
+# and drops it again: this code is not in RAM while a game runs (as
 # games/settings_schema.py). Every argument is checked before anything changes.
 
 import json
 
-from protocol import MAX_LINE, PROTOCOL, BadRequest, _is_int, _rotating, dumps
+from protocol import MAX_LINE, dumps
 from ram import unload
 
 try:
@@ -15,10 +16,105 @@ except ImportError:
     def const(x):
         return x
 
+PROTOCOL = const(1)          # bumped on incompatible changes
+_MAX_ID = const(64)          # longest string id echoed back
 _JOG_MIN_MS = const(20)
 _JOG_MAX_MS = const(3000)
 
+COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate",
+            "events")
+
 _NONE = ()                   # marker: optional argument not given
+
+
+class BadRequest(Exception):
+    pass
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def reply_ok(rid, body):
+    d = {"ok": True, "id": rid}
+    if body:
+        for k in body:
+            d[k] = body[k]
+    return (dumps(d) + "\n").encode()
+
+
+def reply_error(rid, text):
+    return (dumps({"ok": False, "id": rid, "error": text}) + "\n").encode()
+
+
+def handle_line(proto, line):
+    # One request line (without its newline; None: one that was longer than
+    # MAX_LINE, dropped by Protocol.feed); returns the reply lines.
+    try:
+        if line is None:
+            proto.lines += 1
+            raise BadRequest("line too long (max %d bytes)" % MAX_LINE)
+        line = line.strip()
+        if not line:
+            return []
+        proto.lines += 1
+        if len(line) > MAX_LINE:
+            raise BadRequest("line too long (max %d bytes)" % MAX_LINE)
+        try:
+            msg = json.loads(line.decode())
+        except ValueError:
+            raise BadRequest("not valid JSON")
+        if not isinstance(msg, dict):
+            raise BadRequest("a request must be a JSON object")
+    except BadRequest as e:
+        proto.errors += 1
+        return [reply_error(None, str(e))]
+    except Exception:  # noqa: BLE001 - e.g. RecursionError on deep nesting (CPython)
+        proto.errors += 1
+        return [reply_error(None, "not valid JSON")]
+    rid = msg.get("id")
+    if not (rid is None or _is_int(rid) or (isinstance(rid, str) and len(rid) <= _MAX_ID)):
+        proto.errors += 1
+        return [reply_error(None, "id must be a number or a string of up to %d characters"
+                            % _MAX_ID)]
+    try:
+        v = msg.get("v")
+        if v is not None and (not _is_int(v) or v != PROTOCOL):
+            raise BadRequest("protocol version %s not supported: this board speaks %d"
+                             % (dumps(v)[:16], PROTOCOL))
+        cmd = msg.get("cmd")
+        if not isinstance(cmd, str):
+            raise BadRequest("cmd must be a string")
+        if cmd not in COMMANDS:
+            raise BadRequest("unknown command %s" % dumps(cmd[:32]))
+        body = globals()[cmd](proto, msg)     # each command is a function below
+    except BadRequest as e:
+        proto.errors += 1
+        return [reply_error(rid, str(e))]
+    except Exception as e:  # noqa: BLE001 - a request must never stop the firmware
+        proto.errors += 1
+        return [reply_error(rid, "internal error: %s" % type(e).__name__)]
+    return [reply_ok(rid, body)]
+
+
+def _controller(proto):
+    c = proto.app.controller
+    if c is None:
+        raise BadRequest("no game loaded")
+    return c
+
+
+def _prompt(proto):
+    d = getattr(proto.app.controller, "decider", None)
+    cur = d.current if d is not None else None
+    if cur is None:
+        return None
+    return {"kind": cur[0], "player": cur[1], "options": cur[2]}
+
+
+def _rotating(app):
+    t = getattr(app.controller, "tower", None)
+    return bool(t is not None and t.turning)
 
 
 def _arg(msg, key, kind, default=_NONE):
@@ -103,6 +199,20 @@ def hello(proto, msg):
             "events": proto.events_on, "seq": proto.seq, "dropped": proto.dropped}
 
 
+def state(proto, msg):
+    c = _controller(proto)
+    app = proto.app
+    g = getattr(c, "game", None)
+    over = None
+    if g is not None:
+        over = g.is_over()
+    return {"game": app.game_name, "state": c.public_state(), "prompt": _prompt(proto),
+            "over": over, "rotating": _rotating(app),
+            "turns": getattr(c, "turns", 0), "faults": getattr(c, "faults", 0),
+            "busy": proto.busy, "seq": proto.seq, "dropped": proto.dropped,
+            "events": proto.events_on}
+
+
 def events(proto, msg):
     on = _arg(msg, "on", "bool", None)
     if on is not None:
@@ -113,14 +223,14 @@ def events(proto, msg):
 
 
 def legal(proto, msg):
-    p = proto._prompt()
+    p = _prompt(proto)
     if p is None:
         return {"kind": None, "player": None, "options": []}
     return p
 
 
 def act(proto, msg):
-    c = proto._controller()
+    c = _controller(proto)
     d = getattr(c, "decider", None)
     if d is None:
         raise BadRequest("this game takes no decisions from the host")

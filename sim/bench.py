@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import tempfile
 from pathlib import Path
 from typing import Callable
+
+from sim.bench_qstr import (STAND_INS, firmware_names, harness_names, marked_modules, mpy_qstrs,
+                             on_board, qstr_marks, shared_names)
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGET_HEAP = 64 * 1024
@@ -189,74 +191,46 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
 
 def run_vm(fw: Path, script: str, steps: list[str], timeout: float) -> dict:
     """Run a bench script's steps in the VM: the figures it prints last, plus
-    the interned-string marks printed on the way (qstr_marks)."""
+    the interned-string marks printed on the way (qstr_marks) and, for each
+    mark, the strings the firmware shares with the harness (shared_names)."""
     from sim.mpvm import run_micropython
     out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=fw,
                           timeout=timeout)
     lines = out.strip().splitlines()
     figures = json.loads(lines[-1])
     figures["qstrs"] = qstr_marks(lines)
+    shared = {}
+    harness = harness_names(lines)
+    stand_ins = stand_in_names()
+    for tag, modules in marked_modules(lines).items():
+        shared[tag] = shared_names(harness, firmware_names(fw, modules), stand_ins)
+    figures["shared"] = shared
     return figures
+
+
+def stand_in_names() -> set[str]:
+    """The strings of the VM's stand-ins for the rp2 firmware's built-in
+    modules (bench_qstr.STAND_INS): built into a board's flash."""
+    from hauntbox.build import compile_py
+    names: set[str] = set()
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in STAND_INS:
+            dst = Path(tmp) / (name[:-3] + ".mpy")
+            names |= mpy_qstrs(compile_py(ROOT / "sim/mpfakes" / name, name, dst))
+    return names
 
 
 def vm_running(fw: Path, seed: int, game: str = "roller-ghoster", mode: str | None = None) -> dict:
     """The live heap with the board's tasks running (bench_vm_common.tasks_on):
-    alone, then with a host connected; and the qstr marks of both."""
+    alone, then with a host connected, then while a request is answered (its
+    code loaded); and the qstr marks of each."""
     script, first, setup = vm_script(game, mode, seed)
     steps = ["qstr_mark('base')", first, "settle()", setup, "settle()", "tasks_on()", "settle()",
              "settle()", "running_sample('running')", "qstr_mark('running')", "tasks_host()",
              "settle()", "settle()", "running_sample('running_host')", "qstr_mark('running_host')",
-             "running_finish()"]
+             "request_on()", "settle()", "running_sample('running_request')",
+             "qstr_mark('running_request')", "request_off()", "running_finish()"]
     return run_vm(fw, script, steps, timeout=300)
-
-
-def qstr_marks(lines: list[str]) -> dict:
-    """{tag: (interned strings, bytes of their text, bytes of pools and text)}
-    from the "QSTR tag" lines and the micropython.qstr_info() line after each."""
-    out = {}
-    for i, ln in enumerate(lines[:-1]):
-        if ln.startswith("QSTR "):
-            m = re.search(r"n_qstr=(\d+), n_str_data_bytes=(\d+), n_total_bytes=(\d+)", lines[i + 1])
-            if m:
-                out[ln[5:]] = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    return out
-
-
-# MicroPython keeps the strings it interns (qstrs) in pools on the heap: the
-# first holds 20, each next one twice as many as the one before; a pool is
-# 24 bytes plus 7 per entry (pointer, 2-byte hash, 1-byte length) in 16-byte
-# GC blocks, on the rp2 port as in this VM (py/qstr.c).
-QSTR_POOL_FIRST = 20
-
-
-def qstr_pool_bytes(n: int) -> int:
-    """Heap taken by the pools that hold n interned strings, from none."""
-    total = cap = 0
-    alloc = QSTR_POOL_FIRST
-    while cap < n:
-        total += (24 + 7 * alloc + 15) // 16 * 16
-        cap += alloc
-        alloc *= 2
-    return total
-
-
-def on_board(live: int, q: dict, tag: str) -> int | None:
-    """The live heap at mark `tag` with the qstr pools a board would hold.
-
-    The VM's harness interns its own names before the baseline (100-260 of
-    them), so its pools are partly paid for before the firmware starts and
-    they fill up at other points than on a Pico, whose boot interns next to
-    nothing: the firmware may meet one pool more or one less (the largest is
-    4.5 KB). This replaces the pools the VM allocated after the baseline with
-    every pool a board starting from none would need for the firmware's
-    strings. Strings the harness had already interned and the firmware uses
-    too are not counted on either side."""
-    if "base" not in q or tag not in q:
-        return None
-    n_base, data_base, total_base = q["base"]
-    n, data, total = q[tag]
-    vm_pools = (total - data) - (total_base - data_base)
-    return live - vm_pools + qstr_pool_bytes(n - n_base)
 
 
 def kb(n: float) -> str:
@@ -369,11 +343,12 @@ def main(argv: list[str] | None = None) -> int:
             line("interned strings (qstrs) " + " / ".join("with a host" if t == "host" else "after setup"
                                                          for t in tags),
                  " / ".join(str(q[t][0] - q["base"][0]) for t in tags),
-                 "(%s of pools and text; the harness's own: %d)"
-                 % (" / ".join(kb(q[t][2] - q["base"][2]) for t in tags), q["base"][0]))
+                 "(%s of pools and text; the harness's own: %d, %s of them the firmware's too)"
+                 % (" / ".join(kb(q[t][2] - q["base"][2]) for t in tags), q["base"][0],
+                    " / ".join(str(len(f["shared"].get(t, ()))) for t in tags)))
             for t, live, label in (("setup", f["after_setup"], "after setup"),
                                    ("host", f.get("with_host"), "with a host")):
-                est = on_board(live, q, t) if live else None
+                est = on_board(live, q, t, f["shared"].get(t, set())) if live else None
                 if est is not None:
                     line(f"  {label}, with a board's qstr pools (estimate)", kb(est), "budget 64 KB",
                          est <= BUDGET_HEAP)
@@ -384,10 +359,16 @@ def main(argv: list[str] | None = None) -> int:
                                      ("running_host", "  and a host connected",
                                       "budget 64 KB (hello, events on, state)")):
                 line(label, kb(run[t]), budget, run[t] <= BUDGET_HEAP)
-                est = on_board(run[t], rq, t)
+                est = on_board(run[t], rq, t, run["shared"].get(t, set()))
                 if est is not None:
                     line("    with a board's qstr pools (estimate)", kb(est), "budget 64 KB",
                          est <= BUDGET_HEAP)
+            t = "running_request"
+            if run.get(t):
+                est = on_board(run[t], rq, t, run["shared"].get(t, set()))
+                line("    while a request is answered", kb(run[t]),
+                     "(its code loaded for the request; board pools: %s)"
+                     % (kb(est) if est is not None else "?"))
         if "irq_failures" in f:
             line("hard IRQ handlers run under heap_lock", f"{f['irq_handlers']} ok" if not f["irq_failures"]
                  else f"{len(f['irq_failures'])} FAIL", "allocate nothing", not f["irq_failures"])

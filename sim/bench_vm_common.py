@@ -19,11 +19,20 @@
 # settle() before each measuring step.
 import gc
 import json
+import sys
 
 import micropython
 
 import machine  # noqa: F401,E402  the VM's stand-ins for modules built into the
 import neopixel  # noqa: F401,E402  rp2 firmware: loaded before the baseline
+
+# This VM (the pyscript build) has time, io and os (with os.path) as Python
+# modules, frozen but with their objects on the heap (about 1.1 KB); on the
+# rp2 port they are built-in C modules and cost no heap. Whatever imports them
+# first (asyncio does), they are not the firmware's: loaded before the baseline.
+import time  # noqa: F401,E402
+import io  # noqa: F401,E402
+import os  # noqa: F401,E402
 
 # Live-heap samples at game boundaries (preallocated, so sampling never grows
 # anything that is measured).
@@ -93,7 +102,8 @@ def host_sample():
 # (games/watchdog.py) are heap too. A separate VM run (sim/bench.py,
 # vm_running) starts them after setup, lets each reach its first wait and
 # reads the live heap: alone, then with a host that said hello, turned the
-# events on and read a state. (serve_stdio, which reads the USB port, cannot
+# events on and read a state; and while a request is answered, its code
+# loaded (request_on). (serve_stdio, which reads the USB port, cannot
 # run here: its frame and reader, a few hundred bytes, are not counted.)
 def run_tasks(n=2000):
     # This VM's asyncio runs on JavaScript timers, which do not fire while a
@@ -117,12 +127,24 @@ def tasks_host():
     run_tasks()
 
 
+def request_on():
+    # A request is being answered: protocol.Protocol has loaded its requests'
+    # code (protocol_commands.py), which it drops again when the reply is out.
+    import protocol_commands  # noqa: F401
+
+
+def request_off():
+    from ram import unload
+    unload("protocol_commands")
+
+
 def running_sample(key):
     R[key] = live()
 
 
 def running_finish():
     print(json.dumps({"running": R.get("running", 0), "running_host": R.get("running_host", 0),
+                      "running_request": R.get("running_request", 0),
                       "tasks": len(S["app"].tasks)}))  # noqa: F821
 
 
@@ -130,9 +152,15 @@ def qstr_mark(tag):
     # The interned strings (qstrs) now: micropython.qstr_info() prints one line,
     # which sim/bench.py reads after this tag. Their pools are heap, allocated
     # in doubling steps (20, 40, ... 640 entries), so a few more names can cost
-    # a whole new pool: the bench shows where each game stands.
+    # a whole new pool: the bench shows where each game stands. Then the
+    # modules loaded (whose .mpy files name the firmware's strings) and, at the
+    # baseline, every string the harness interned (sim/bench_qstr.py).
     print("QSTR " + tag)
     micropython.qstr_info()
+    print("MODS " + tag + " " + " ".join(sorted(sys.modules)))
+    if tag == "base":
+        print("HARNESS")
+        micropython.qstr_info(1)
 
 
 def baseline():

@@ -12,7 +12,8 @@ import pytest
 from test_protocol_support import ProtoBoard, bare_app
 
 import protocol
-from protocol import MAX_LINE, PROTOCOL, Protocol, encode_event
+from protocol import MAX_LINE, Protocol, encode_event
+from protocol_commands import PROTOCOL
 from protocol_commands import read_build_id
 
 

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_protocol_support import ProtoBoard
 
-from protocol import COMMANDS, MAX_LINE
+from protocol import MAX_LINE
+from protocol_commands import COMMANDS
 
 FUZZ = settings(max_examples=400, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,

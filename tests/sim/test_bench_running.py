@@ -2,7 +2,7 @@
 vm_running): in the MicroPython VM, App.main_async starts the play loop, the
 game's device tasks and the watchdog as app.run() does, and then the link's
 pump for a host; every task reaches its first wait, and the live heap counts
-them. (The figures and their budgets are the bench's job.)"""
+them; then a request's code is loaded as while a request is answered. (The figures and their budgets are the bench's job.)"""
 import tempfile
 from pathlib import Path
 
@@ -22,4 +22,9 @@ def test_roller_tasks_run_in_the_vm_and_count():
     # The tasks, the watchdog module and the play loop's frames are heap; the
     # host link (protocol, link core, pump) adds several KB more.
     assert 30_000 < r["running"] < r["running_host"] - 3_000
-    assert {"base", "running", "running_host"} <= set(r["qstrs"])
+    # While a request is answered its code is loaded too (protocol_commands).
+    assert r["running_request"] > r["running_host"] + 3_000
+    assert {"base", "running", "running_host", "running_request"} <= set(r["qstrs"])
+    # The strings the harness had interned before the firmware are found in
+    # the loaded modules' .mpy files (the board pays for them).
+    assert {"App", "main_async"} <= r["shared"]["running"]

@@ -114,3 +114,26 @@ def test_ram_helpers_change_nothing_on_cpython():
     ram.unload("rules.roller_layout")
     import sys
     assert "rules.roller_layout" in sys.modules
+
+
+def test_requests_load_their_code_and_give_the_heap_back():
+    # Every batch of requests loads protocol_commands and drops it again: after
+    # the first batch, more batches leave the live heap where it was (no leak,
+    # no creep from the loads), and the module is not resident in between.
+    batch = ("S['link'].receive(b'" + "".join(
+        '{"cmd":"%s","id":%d}\\n' % (c, i) for i, c in enumerate(["state", "legal", "hello", "bogus"]))
+        + "')")
+    steps = ["load()", "setup('beetlejuice', 7, 4, 'companion')", "connect_host(S['app'])",
+             batch, "settle()", "R['a'] = live()"]
+    for _ in range(6):
+        steps += [batch, "settle()"]
+    steps += ["R['b'] = live()",
+              "import sys\nprint(json.dumps({'a': R['a'], 'b': R['b'], "
+              "'resident': 'protocol_commands' in sys.modules, "
+              "'errors': S['link'].proto.errors, 'lines': S['link'].proto.lines}))"]
+    out = run_micropython(vm_code("sim/bench_vm_companion.py", steps),
+                          mounts={"/lib": ROOT / "sim/mpfakes"}, firmware=_fw(), timeout=300)
+    r = json.loads(out.strip().splitlines()[-1])
+    assert not r["resident"], r
+    assert r["lines"] == 4 * 7 + 3 and r["errors"] == 7, r      # connect_host sent 3
+    assert abs(r["b"] - r["a"]) <= 64, r

@@ -80,7 +80,7 @@ def test_boot_py_guards_only_a_running_watchdog():
 
 
 def test_crash_in_the_game_loop_resets_and_stops_after_three_in_a_row(tmp_path):
-    import app as firmware_app
+    import crash
     crashes = []
     for attempt in range(4):
         s = RollerSim(players=2, seed=3, state_dir=str(tmp_path))
@@ -88,7 +88,7 @@ def test_crash_in_the_game_loop_resets_and_stops_after_three_in_a_row(tmp_path):
             s.app.controller.step = _boom
         events = []
         s.app.bus.subscribe(events.append)
-        outcome = firmware_app.handle_crash(s.app, RuntimeError("boom")) if attempt < 3 else None
+        outcome = crash.handle_crash(s.app, RuntimeError("boom")) if attempt < 3 else None
         crashes.append(outcome)
         if attempt < 3:
             assert any(e[:2] == ("fault", "crash") for e in events)
@@ -102,9 +102,9 @@ async def _boom():
 
 
 def test_crash_count_is_forgotten_once_a_turn_completes(tmp_path):
-    import app as firmware_app
+    import crash
     s = RollerSim(players=2, seed=3, state_dir=str(tmp_path))
-    assert firmware_app.handle_crash(s.app, RuntimeError("x")) == "reset"
+    assert crash.handle_crash(s.app, RuntimeError("x")) == "reset"
     assert (tmp_path / "crash.json").exists()
     s2 = RollerSim(players=2, seed=3, state_dir=str(tmp_path))
     s2.run()
