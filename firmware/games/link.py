@@ -7,7 +7,8 @@
 # bytes in and a write(bytes) function out, plus, if its writes can wait for
 # the host, a flush() that sends what it can without waiting:
 #   - on the Pico, serve_stdio(): sys.stdin through asyncio.StreamReader, the
-#     replies to sys.stdout (USB serial) through a PollingWriter;
+#     replies to sys.stdout (USB serial) through a PollingWriter (link_core's
+#     stdio_link, loaded with the rest of the link when a host first speaks);
 #   - in the simulator, sim/pty_board.py: a pseudo-terminal's master fd;
 #     sim/host_link.py: a model of the Pico's USB serial with a PollingWriter.
 # Ctrl-C stays a KeyboardInterrupt (kbd_intr is never touched), so mpremote
@@ -18,33 +19,10 @@ import asyncio
 CHUNK = 64          # bytes taken from stdin per wake-up
 
 
-def _stdout_write():
-    import sys
-    out = getattr(sys.stdout, "buffer", None)
-    if out is not None:
-        return out.write
-
-    def write(b):
-        sys.stdout.write(b.decode())
-    return write
-
-
-def _connect(app):
-    # A host has spoken: the protocol and the link, writing to USB serial only
-    # while select.poll reports room (games/link_core.PollingWriter).
-    import sys
-    import select
-    from games.link_core import board_link
-    out = getattr(sys.stdout, "buffer", sys.stdout)
-    room = select.poll()
-    room.register(out, select.POLLOUT)
-    return board_link(app, _stdout_write(), lambda: bool(room.poll(0)))
-
-
 async def serve_stdio(app):
     # The Pico's transport: USB serial via sys.stdin / sys.stdout. The protocol
     # and the link core are loaded when a host first sends a byte: at a table
-    # with no host they cost no heap (7-11 KB once loaded, docs/performance.md)
+    # with no host they cost no heap (about 4.5 KB once loaded, docs/performance.md)
     # and no event is encoded.
     import sys
     import select
@@ -76,7 +54,8 @@ async def serve_stdio(app):
                 if not b:
                     break
             if link is None:
-                link = _connect(app)
+                from games.link_core import stdio_link
+                link = stdio_link(app)
                 pump = asyncio.create_task(link.pump())
             link.receive(bytes(buf[:n]))
     finally:

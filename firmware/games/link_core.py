@@ -2,8 +2,8 @@
 # Link (the Protocol over a byte transport: receive(data) feeds bytes and
 # writes the replies; pump() writes the queued bus events) and PollingWriter
 # (output that never waits for the host). board_link() wires them as the
-# board runs them; the simulator (sim/host_link.py, sim/pty_board.py) and
-# `make bench` use the same pieces.
+# board runs them, stdio_link() over the Pico's USB serial; the simulator
+# (sim/host_link.py, sim/pty_board.py) and `make bench` use the same pieces.
 
 import asyncio
 from time import ticks_diff, ticks_us
@@ -131,3 +131,22 @@ def board_link(app, out, writable):
     link = Link(Protocol(app), writer.write, writer.flush)
     link.writer = writer
     return link
+
+
+def stdio_link(app):
+    # The Pico's link, made when a host first speaks (games/link.py,
+    # serve_stdio): replies and events go to sys.stdout (USB serial), written
+    # only while select.poll reports room for them.
+    import sys
+    import select
+    out = getattr(sys.stdout, "buffer", None)
+    if out is not None:
+        write = out.write
+    else:
+        out = sys.stdout
+
+        def write(b):
+            sys.stdout.write(b.decode())
+    room = select.poll()
+    room.register(out, select.POLLOUT)
+    return board_link(app, write, lambda: bool(room.poll(0)))
