@@ -112,6 +112,44 @@ class HostLink:
         return self.replies.pop(rid)
 
 
+class I2cBridge:
+    """The chip's I2C controllers, byte by byte, to the register-level device models.
+
+    The models are attached as in the CPython simulation
+    (`machine.attach_i2c_device`); a write's first byte sets the register
+    pointer, later bytes write through it, reads clock bytes out from it.
+    """
+
+    def __init__(self) -> None:
+        self.dev: Any = None
+        self.first = False
+        self.transfers = 0
+
+    def __call__(self, e: Event) -> int | None:
+        bus, step = e.args[0], e.args[1]
+        if step == "connect":
+            addr = e.args[2]
+            b = machine._i2c_buses.get(bus)
+            dev = b.devices.get(addr) if b is not None else None
+            self.dev = dev if dev is not None and getattr(dev, "responding", True) else None
+            self.first = True
+            self.transfers += 1
+            return 1 if self.dev is not None else 0
+        if step == "write":
+            if self.dev is None:
+                return 0
+            v = e.args[2]
+            if self.first:
+                self.dev.write_regs(v, b"")
+                self.first = False
+            else:
+                self.dev.write_regs(self.dev.pointer, bytes([v]))
+            return 1
+        if step == "read":
+            return self.dev.read_regs(None, 1)[0] if self.dev is not None else 0xFF
+        return None                        # start / stop: nothing to answer
+
+
 class PicoBoard:
     """An emulated Pico, its pins bridged to the fake `machine` handles the models use."""
 
@@ -148,7 +186,7 @@ class PicoBoard:
         self.pulses: list[tuple[int, int]] = []    # (t_us, width_ns) of the servo
         self.resets: list[tuple[int, str]] = []
         self.flash_ops = 0
-        self.i2c: Callable[[Event], int] | None = None
+        self.i2c: Callable[[Event], int | None] | None = I2cBridge() if "i2c" in pinmap else None
         self._handle(self.pico.pending)
 
     # ---- time ------------------------------------------------------------

@@ -229,7 +229,9 @@ function feedHost() {
 function installUsb() {
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onDeviceConnected = () => { usbConnected = true; ev('usb', 'connected'); };
-  cdc.onSerialData = (buf) => { usbOut.push(Buffer.from(buf)); };
+  // The host reads what the board sends as it arrives: Python sees it (and
+  // may answer) at the emulated instant it was sent.
+  cdc.onSerialData = (buf) => { usbOut.push(Buffer.from(buf)); stopNow = true; };
   const usb = mcu.usbCtrl;
   const original = usb.onEndpointRead;
   usb.onEndpointRead = (endpoint, size) => {

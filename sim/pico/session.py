@@ -8,6 +8,7 @@ person reads the LEDs; the firmware runs only on the chip.
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -137,3 +138,140 @@ class RollerPico(PicoSession):
         g = state.get("state")
         if isinstance(g, dict):
             self.view.controller.game = RollerGhoster.from_dict(self.layout_cfg, g)
+
+
+class HauntedPico(PicoSession):
+    build = "haunted_house"
+
+    def __init__(self, players: int = 4, seed: int = 1, noise: str = "all",
+                 policies: list[str] | None = None, settings: dict | None = None,
+                 p_confirm: float = 0.25, **kw: Any) -> None:
+        from sim.haunted_board import (CreditTracker, HauntedPeople, attach_chips, load_data,
+                                       noise_config)
+        from sim.models.table import TableModel
+
+        cfg = {"game": "haunted-house", "players": players}
+        cfg.update(settings or {})
+        super().__init__(cfg, **kw)
+        self.data = load_data()
+        tcfg = noise_config(noise)
+        # The chip's own interrupt latency and interrupts-off windows are real
+        # here: the model adds none of its own.
+        tcfg.irq_delay_p = 0.0
+        self.chips = attach_chips(self.pinmap, tcfg, seed, irq_off=None)
+        self.policies = policies or ["bold", "safe", "random", "bold"]
+        self.table = TableModel(self.pinmap, self.data, self.chips, tcfg, seed=seed,
+                                policies=self.policies)
+        self.people = HauntedPeople(self.view, self.table, self.pinmap, seed=seed,
+                                    bounce=noise in ("bounce", "all"), p_confirm=p_confirm)
+        self.tracker = CreditTracker(self.host, self.table, self.data["monster_scores"])
+        self.colours = ["red", "blue", "green", "yellow"][:players]
+
+
+class CompanionPico(PicoSession):
+    """The dice companion (Beetlejuice or Super-Skill) on the emulated Pico.
+
+    ROLL prompts are pressed on the buttons; the seats' other decisions are
+    made by the same bots as in the CPython simulation, on the game the board
+    reports (`state`), and sent with the protocol's `act`, as a console player
+    does. (The CPython simulation presses every decision on the buttons, which
+    needs the controller's cursor state: the board does not publish it.)
+    """
+
+    build = "companion"
+
+    def __init__(self, game: str = "beetlejuice", players: int = 3, seed: int = 1,
+                 policies: list[str] | None = None, settings: dict | None = None,
+                 **kw: Any) -> None:
+        import random
+
+        from sim.companion_board import DEFAULT_POLICIES
+        from sim.players import PRESS_MS, ButtonPlayers
+        cfg = {"game": game, "players": players}
+        cfg.update(settings or {})
+        super().__init__(cfg, **kw)
+        self.game = game
+        self.players = players
+        self.colours = ["red", "blue", "green", "yellow", "purple", "orange"][:players]
+        self.rng = random.Random(seed ^ 0xC0)
+        self.buttons = ButtonPlayers(self.view, None, self.pinmap, ["random"], seed=seed)
+        self.buttons.on_event = lambda ev: None        # presses are scheduled here
+        self.press_ms = PRESS_MS
+        self.mirror: Any = None
+        self.pending: tuple | None = None
+        pol = policies or DEFAULT_POLICIES[game]
+        if game == "beetlejuice":
+            from hauntbox.bots_beetlejuice import make_bot
+            from rules.beetlejuice_cards import Config
+            from rules.rng import Rng
+            raw = json.loads((pico_image.ROOT / "firmware/data/beetlejuice.json").read_text())
+            self.cfg = Config(raw)
+            self.bots = [make_bot(p, Rng((seed * 7919 + 104729 * (i + 1)) & 0xFFFFFFFF))
+                         for i, p in enumerate(pol)]
+        else:
+            from hauntbox.bots_superskill import make_policy
+            from sim.companion_board import SuperSkillPlayers
+            # The players' score sheets: the same paper game as in the CPython
+            # simulation, played on the dice the board shows.
+            self.sheets = SimpleNamespace(paper=None, todo=[], seat_policies=[
+                make_policy(p, seed + 31 * i) for i, p in enumerate(pol)])
+            self.sheets.policy = lambda player: SuperSkillPlayers.policy(self.sheets, player)
+            SuperSkillPlayers.start_paper(self.sheets, players)
+            self.paper_roll = lambda d1, d2: SuperSkillPlayers.paper_roll(self.sheets, d1, d2)
+        self.host.subscribe(self._prompt)
+
+    def on_state(self, state: dict) -> None:
+        s = state.get("state")
+        if not isinstance(s, dict):
+            return
+        if self.game == "beetlejuice":
+            from rules.beetlejuice import BeetlejuiceGame
+            self.mirror = BeetlejuiceGame.from_dict(self.cfg, s["game"])
+        else:
+            self.mirror = s
+        if self.pending is not None:
+            ev, self.pending = self.pending, None
+            self._decide(ev)
+
+    def _prompt(self, ev: tuple) -> None:
+        if ev[0] == "roll" and self.game == "superskill":
+            if not self.sheets.paper.is_over():
+                self.paper_roll(ev[1], ev[2])
+            return
+        if ev[0] != "prompt" or ev[4] != 0:
+            return
+        kind = ev[1]
+        clk = self.board.clock
+        if kind == "play_again" or self.result.over:
+            return
+        if kind in ("roll", "resume"):
+            self.buttons.press("roll", clk.now_us + self.rng.randint(150, 600) * 1000)
+            return
+        # Look at the table first (the dice as they lie), then decide.
+        self.pending = ev
+        self.host.send("state")
+
+    def _decide(self, ev: tuple) -> None:
+        _, kind, player, options, _ = ev
+        if self.game == "beetlejuice" and self.mirror is not None and kind not in ("deal", "draw_bj"):
+            action = self.bots[player % len(self.bots)].choose(self.mirror)
+        elif self.game == "superskill" and kind == "report":
+            # What the sheets say the board cannot see (a round over, a Nudge),
+            # one item per prompt, then "next".
+            todo = self.sheets.todo
+            while todo and todo[0] not in options:
+                todo.pop(0)                 # the board already ended that player's game
+            paper = self.sheets.paper
+            ended = [("round_over", p) for p, ps in enumerate(paper.players) if ps.done]
+            if todo:
+                action = todo.pop(0)
+            else:
+                # A sheet whose game is over that the board still counts as
+                # playing (its last ball ended on a tilt): say so.
+                action = next((o for o in ended if o in options), ("next",))
+        elif self.game == "superskill" and kind == "result":
+            w = self.sheets.paper.winners()
+            action = ("winner", w[0]) if len(w) == 1 else ("tie",)
+        else:
+            action = options[self.rng.randrange(len(options))]
+        self.host.send("act", action=list(action))
