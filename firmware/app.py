@@ -15,6 +15,9 @@ from ram import interned, unload
 VERSION = "0.1.0"
 # Keys of the data files whose values are text for people (docs, host tools).
 TEXT_KEYS = ("name", "comment", "note")
+# LED brightness once the game has stopped (Ctrl-C, a crash): a glow that
+# shows the board is alive, far below any supply's limit.
+SAFE_BRIGHTNESS = 0.02
 
 
 class App:
@@ -107,6 +110,29 @@ class App:
         else:
             self.controller.decider.abort()     # e.g. the "play again" question
 
+    def make_safe(self):
+        # Servo off (its PWM stops within one period) and LEDs dimmed; never
+        # raises, since it runs on the way out of errors.
+        b = getattr(self.controller, "build", None)
+        if b is None:
+            return
+        tower = getattr(b, "tower", None)
+        for servo in (getattr(tower, "servo", None), getattr(tower, "ratchet", None)):
+            if servo is not None:
+                try:
+                    servo.off()
+                except Exception:  # noqa: BLE001 - keep making the rest safe
+                    pass
+        for name in ("strip", "spot_strip"):
+            strip = getattr(b, name, None)
+            if strip is not None:
+                try:
+                    if strip.brightness > SAFE_BRIGHTNESS:
+                        strip.brightness = SAFE_BRIGHTNESS
+                        strip.show()
+                except Exception:  # noqa: BLE001
+                    pass
+
     def healthy(self):
         # Every device task still running, and the controller's own check.
         for t in self.tasks:
@@ -170,19 +196,28 @@ class App:
         winner = None
         try:
             while True:
+                # A host's `new` that came before play began (during the resume
+                # prompt, which it answers) is carried out now, not after the
+                # saved game.
+                if self._request is not None:
+                    await self._apply_request()
                 self._play = asyncio.create_task(self.controller.play())
+                ended = False
                 try:
                     winner = await self._play
+                    ended = True
                 except asyncio.CancelledError:
                     if self._request is None:
                         raise
                     winner = None
                 self._play = None
+                if ended:
+                    # Every finished game is announced, even when a request for
+                    # the next one is already waiting.
+                    self.bus.publish(("over", winner))
+                    self.store.remove(self.controller.save_name)
                 if self._request is not None:
-                    await self._apply_request()
                     continue
-                self.bus.publish(("over", winner))
-                self.store.remove(self.controller.save_name)
                 if exit_when_over:
                     break
                 # The players press ROLL for another game with the same seats,
@@ -192,8 +227,7 @@ class App:
                     g = self.controller.game
                     self._request = (self.game_name, g.players if isinstance(g.players, int)
                                      else len(g.players), 0, None)
-                if self._request is not None:
-                    await self._apply_request()
+                    g = None        # the finished game is not kept alive into the next
         finally:
             for t in side:
                 t.cancel()
@@ -215,12 +249,17 @@ def run():
     except KeyboardInterrupt:
         raise
     except Exception as e:  # noqa: BLE001 - last line of defence: reset, resume, never loop
+        app.make_safe()
         from crash import handle_crash
         handle_crash(app, e)
         import machine
         machine.reset()
     finally:
-        # Ctrl-C (mpremote taking over) or the game ending: keep feeding the
-        # watchdog from a timer so the REPL stays usable.
+        # On MicroPython a KeyboardInterrupt that escapes asyncio.run does not
+        # cancel the other tasks, so no `finally` of theirs runs (a turning
+        # tower's servo.off() included): the hardware is made safe here, on
+        # every way out. Then keep feeding the watchdog from a timer so the
+        # REPL (mpremote taking over) stays usable.
+        app.make_safe()
         from games import watchdog
         watchdog.guard_if_running()

@@ -5,6 +5,7 @@
     hauntbox monitor [--port ...] [--json]          print a board's events
     hauntbox sim [...]                              a whole game on the simulated board
     hauntbox sim --pty [...]                        the simulated board on a pseudo-terminal
+    hauntbox sim --pico [--pty] [...]               the same on the emulated Pico (official rp2 firmware)
     hauntbox pins ...                               pin maps
     hauntbox check ...                              simulator accuracy checks
     hauntbox stats beetlejuice|superskill ...       statistics over many simulated games
@@ -104,6 +105,10 @@ def _run(name: str, module: str, argv: list[str]) -> int:
 
 
 def _sim(argv: list[str]) -> int:
+    if "--pico" in argv:
+        if "--pty" in argv:
+            return _run("sim --pico --pty", "sim.pico.pty", argv)
+        return _run("sim --pico", "sim.pico.cli", [a for a in argv if a != "--pico"])
     if "--pty" in argv:
         return _run("sim --pty", "sim.pty_board", [a for a in argv if a != "--pty"])
     rc = _run("sim", "sim.cli", argv)

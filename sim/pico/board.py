@@ -179,11 +179,13 @@ class PicoBoard:
             # width measured on the chip's pin (0 = no pulses: servo off).
             self.servo = machine.PWM(machine.pin(self.servo_gpio), freq=50)
         self.host = HostLink(self)
+        self.raw_out: Callable[[bytes], None] | None = None   # e.g. a pty (sim/pico/pty.py)
         self.frames: dict[int, bytes] = {}         # gpio -> last WS2812 frame
         self.frame_count = 0
         self.on_frame: list[Callable[[int, bytes, int], None]] = []
         self.on_event: list[Callable[[Event], None]] = []
         self.pulses: list[tuple[int, int]] = []    # (t_us, width_ns) of the servo
+        self.servo_quiet_us: int | None = None    # when the servo pin last began a pulse
         self.resets: list[tuple[int, str]] = []
         self.flash_ops = 0
         self.i2c: Callable[[Event], int | None] | None = I2cBridge() if "i2c" in pinmap else None
@@ -203,6 +205,8 @@ class PicoBoard:
         self.clock.advance_to(max(self.clock.now_us, self.pico.t_ns // US))
         data = self.pico.read()
         if data:
+            if self.raw_out is not None:
+                self.raw_out(data)
             self.host.feed(data)
 
     def run(self, ms: float, until: Callable[[], bool] | None = None) -> None:
@@ -221,6 +225,8 @@ class PicoBoard:
             self.clock.advance_to(max(self.clock.now_us, e.t_ns // US))
             k = e.kind
             if k == "pulse":
+                if e.args[1] == 0:
+                    self.servo_quiet_us = int(e.args[2]) // US + 1   # just after the last rise
                 self.pulses.append((e.t_ns // US, e.args[1]))
                 if self.servo is not None:
                     self.servo.duty_ns(e.args[1])

@@ -70,6 +70,26 @@ def check_image(uf2: Path | None) -> Path:
     return UF2
 
 
+def uf2_payload(uf2: Path) -> bytes:
+    """The flash contents a UF2 carries, in block order."""
+    data = Path(uf2).read_bytes()
+    out = bytearray()
+    for off in range(0, len(data) - 511, 512):
+        block = data[off:off + 512]
+        size = int.from_bytes(block[16:20], "little")
+        out += block[32:32 + size]
+    return bytes(out)
+
+
+def firmware_identity(uf2: Path) -> tuple[str, str]:
+    """(MicroPython version, board) as the image's own banner names them."""
+    import re
+    payload = uf2_payload(uf2)
+    v = re.search(rb"MicroPython (v[0-9][0-9A-Za-z.\-]*)", payload)
+    b = re.search(rb"; ([ -~]{4,40} with [A-Z0-9]+)", payload)
+    return (v.group(1).decode() if v else "unknown", b.group(1).decode() if b else "unknown board")
+
+
 def node_runner() -> list[str]:
     node = shutil.which("node")
     if node is None:
@@ -128,14 +148,14 @@ class Pico:
         r = json.loads(line)
         if "error" in r:
             raise PicoError(r["error"])
-        self.t_ns = r["t"]
+        self.t_ns = int(r["t"])
         self.boots = r["boots"]
         self.cycles = r["cycles"]
         self.backlog = r["pending"]
         if r["usb"]:
             self._usb_out += base64.b64decode(r["usb"])
         self._last = r
-        return [Event(e[0], e[1], tuple(e[2:])) for e in r["events"]]
+        return [Event(int(e[0]), e[1], tuple(e[2:])) for e in r["events"]]
 
     # ---- control ---------------------------------------------------------
     def drive(self, gpio: int, level: int | None) -> None:

@@ -22,6 +22,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
 
+// rp2040js reports what it does not model with console.warn/log: stdout is the
+// protocol's, so those go to stderr only with PICO_DEBUG=1, and are counted.
+const DEBUG = !!process.env.PICO_DEBUG;
+const warnings = {};
+const note = (...a) => {
+  const text = a.map(String).join(' ');
+  const key = text.replace(/[0-9a-fx, =]+$/i, '');
+  warnings[key] = (warnings[key] || 0) + 1;
+  if (DEBUG) process.stderr.write(text + '\n');
+};
+console.log = console.info = console.debug = console.warn = note;
+
 const FLASH_BASE = 0x10000000;
 const CYCLE_NS = 8; // 125 MHz
 
@@ -160,6 +172,7 @@ function onPulseEdge(pin, level) {
   const t = now();
   if (level === 1) {
     p.rise = t;
+    p.lastRise = t;
     p.alarm.schedule(p.timeoutNs);
   } else if (p.rise !== null) {
     const width = t - p.rise;
@@ -173,10 +186,12 @@ function onPulseEdge(pin, level) {
 }
 
 function pulseTimeout(pin) {
+  // Reported with the instant the last pulse began, so a check can tell when
+  // the pin really went quiet (the report itself comes 1.5 periods later).
   const p = pulse.get(pin);
   if (p.width !== 0) {
     p.width = 0;
-    ev('pulse', pin, 0);
+    ev('pulse', pin, 0, p.lastRise);
     stopNow = true;
   }
 }
@@ -407,7 +422,7 @@ const handlers = {
     return { ...status(), data: Buffer.from(part).toString('base64') };
   },
   stats() {
-    return { ...status(), flash_ops: flashOps, usb_connected: usbConnected };
+    return { ...status(), flash_ops: flashOps, usb_connected: usbConnected, warnings };
   },
   quit() { setImmediate(() => process.exit(0)); return status(); },
 };

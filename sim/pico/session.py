@@ -41,6 +41,8 @@ class PicoSession:
         img = flash if flash is not None else pico_image.image(settings)
         self.t0 = time.monotonic()
         self.board = PicoBoard(self.pinmap, img, uf2=uf2, stop_on_flash=stop_on_flash)
+        from sim.pico.emulator import firmware_identity
+        self.micropython, self.machine = firmware_identity(self.board.pico.uf2)
         self.host = self.board.host
         self.result = Result()
         self.host.subscribe(self._record)
@@ -71,6 +73,17 @@ class PicoSession:
         if ev[0] == "over":
             self.result.over = True
             self.result.winner = ev[1] if len(ev) > 1 else None
+
+    def bots_off(self) -> None:
+        """People play every seat (through a console): the simulated players sit out."""
+        for name in ("people", "buttons"):
+            who = getattr(self, name, None)
+            if who is not None and who.on_event in self.host.subscribers:
+                self.host.subscribers.remove(who.on_event)
+        if hasattr(self, "_prompt") and self._prompt in self.host.subscribers:
+            self.host.subscribers.remove(self._prompt)
+        if self._look in self.host.subscribers:
+            self.host.subscribers.remove(self._look)
 
     def connect(self) -> dict:
         """Speak to the board as a console does: hello (events come on with it)."""
