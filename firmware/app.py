@@ -243,9 +243,14 @@ def run():
     # The host link (games/link.py) runs beside the game; after a game ends the
     # board stays up and waits for the next one (a "new" request from the host).
     from games.link import serve_stdio
+    return play(app, asyncio.run, [serve_stdio(app)])
+
+
+def play(app, runner, extra_tasks):
+    # The game loop under `runner` (asyncio.run on the Pico; the simulator's
+    # virtual-time loop in tests), with every way out of it covered.
     try:
-        return asyncio.run(app.main_async(exit_when_over=False,
-                                          extra_tasks=[serve_stdio(app)]))
+        return runner(app.main_async(exit_when_over=False, extra_tasks=extra_tasks))
     except KeyboardInterrupt:
         raise
     except Exception as e:  # noqa: BLE001 - last line of defence: reset, resume, never loop

@@ -118,6 +118,14 @@ def run(coro: Any, clock: VirtualClock | None = None) -> Any:
     loop = VirtualTimeLoop()
     try:
         return loop.run_until_complete(coro)
+    except KeyboardInterrupt:
+        # As on MicroPython: Ctrl-C escapes the loop and the other tasks are
+        # neither cancelled nor resumed, so none of their `finally` blocks runs
+        # (CPython's asyncio.run would cancel them: kinder than the port). They
+        # are kept referenced so CPython does not run those blocks either when
+        # it collects the suspended coroutines.
+        runtime.abandoned.extend(t for t in asyncio.all_tasks(loop) if not t.done())
+        raise
     except BaseException:
         # A reset or power cut: the board stops. Cancel and drain every task on
         # the still-open loop, so no suspended coroutine is left to be finalised

@@ -568,6 +568,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip the hello check after the reset",
     )
     p.add_argument(
+        "--boot-timeout",
+        type=float,
+        default=HELLO_TIMEOUT,
+        metavar="S",
+        help=f"seconds the board may take to answer hello after the reset (default "
+             f"{HELLO_TIMEOUT:.0f}; the emulated Pico, `hauntbox sim --pico --pty`, needs about 30)",
+    )
+    p.add_argument(
         "--line-numbers",
         action="store_true",
         help="keep file names and line numbers in tracebacks, for debugging (about 3 KB more heap per game)",
@@ -589,8 +597,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(line)
             print("dry run: no device touched")
             return 0
+        if args.boot_timeout <= 0:
+            print("error: --boot-timeout must be more than 0 seconds", file=sys.stderr)
+            return 2
         rep = flash(args.port, game=args.game, copy_all=args.copy_all, verify=args.verify,
-                    line_numbers=args.line_numbers)
+                    line_numbers=args.line_numbers,
+                    hello_kwargs={"timeout": args.boot_timeout})
         print(
             f"flashed build {rep.build_id} to {rep.port}: {len(rep.copied)} copied, "
             f"{len(rep.unchanged)} unchanged"

@@ -201,7 +201,7 @@ class PicoBoard:
         nxt = self.clock.next_event_us()
         target = limit_us if nxt is None else min(nxt, limit_us)
         if target * US > self.pico.t_ns:
-            self._handle(self.pico.run_until(target * US))
+            self._handle(self.pico.advance(target * US))
         self.clock.advance_to(max(self.clock.now_us, self.pico.t_ns // US))
         data = self.pico.read()
         if data:

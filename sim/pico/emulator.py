@@ -169,7 +169,17 @@ class Pico:
     def i2c_answer(self, value: int) -> None:
         self._i2c = value
 
-    def run_until(self, t_ns: int, max_events: int = 1000) -> list[Event]:
+    def run_until(self, t_ns: int) -> list[Event]:
+        """Run the chip up to the emulated instant t_ns; every event on the way."""
+        events: list[Event] = []
+        while True:
+            events += self.advance(t_ns)
+            if self.t_ns >= t_ns:
+                return events
+
+    def advance(self, t_ns: int, max_events: int = 1000) -> list[Event]:
+        """Run towards t_ns; stops early when the chip did something the caller
+        may have to answer (USB output, a watched pin, an I2C byte, a reset)."""
         msg: dict[str, Any] = {"op": "run", "until": int(t_ns), "max_events": max_events}
         if self._inputs:
             msg["inputs"], self._inputs = self._inputs, []

@@ -325,8 +325,13 @@ function boot(reason) {
     wd.scratchData.set(scratch);
     wd.reason = why;
   }
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => {
-    resetWanted = mcu.peripherals[0x40058].reason === 2 ? 'force' : 'watchdog';
+  const wd = mcu.peripherals[0x40058];
+  wd.onWatchdogTrigger = () => {
+    // The chip resets: stop its watchdog timer here, or rp2040js re-arms the
+    // alarm with zero delay and fires it for ever inside one clock tick.
+    wd.alarm.enable = false;
+    wd.timer.enable = false;
+    resetWanted = wd.reason === 2 ? 'force' : 'watchdog';
     stopNow = true;
   };
   breakHandlers = new Map();

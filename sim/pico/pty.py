@@ -179,13 +179,15 @@ def main(argv: list[str] | None = None) -> int:
           f"connect with: hauntbox console --port {a.link or pty.path}   (Ctrl-C stops it)",
           flush=True)
 
-    def on_term(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+    def on_stop(signum: int, frame: Any) -> None:
+        # Stop between two exchanges with the emulator, never inside one, so
+        # the flash can still be read and kept.
+        pty.stopping = True
 
-    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGTERM, on_stop)
+    signal.signal(signal.SIGINT, on_stop)
     try:
         pty.serve()
-    except KeyboardInterrupt:
         print("board stopped", flush=True)
     finally:
         pty.close()
