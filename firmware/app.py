@@ -51,33 +51,25 @@ class App:
         self.load_game(game or self.settings.get("game"))
 
     def _on_event(self, ev):
-        # Every fault goes into the fault log's RAM part (written to flash at
-        # the moments faultlog.py lists). Never raises: the bus would drop
-        # this sink, and the crash accounting with it.
-        if ev[0] != "fault":
-            return
-        kind = ev[1] if len(ev) > 1 and isinstance(ev[1], str) else "?"
-        d = ev[2] if len(ev) > 2 else None
-        if not (d is None or isinstance(d, (str, int))):
-            d = str(d)
-        if isinstance(d, str) and len(d) > 60:
-            d = d[:60]
-        now = ticks_ms()
-        new = self.fault_new
-        for e in new:
-            if e[0] == kind and e[1] == d:
-                e[3] = now
+        # Every fault goes into the fault log's RAM part, the last 8 of this
+        # run (faultlog.py writes them to flash at the moments it lists, and
+        # merges repeats there). Never raises: the bus would drop this sink.
+        if ev[0] == "fault":
+            d = ev[2] if len(ev) > 2 else None
+            new = self.fault_new
+            e = new[-1] if new else None
+            if e is not None and e[0] == ev[1] and e[1] == d:
+                e[3] = ticks_ms()       # the same again: counted in one entry
                 e[4] += 1
-                break
-        else:
-            e = [kind, d, self.boot, now, 1]
-            new.append(e)
-            if len(new) > 8:        # faultlog.KEPT
-                new.pop(0)
-        self.fault_total += 1
-        self.fault_last = e
-        if kind == "unhealthy":
-            self.write_health()     # the watchdog resets the board next
+            else:
+                e = [ev[1], d, self.boot, ticks_ms(), 1]
+                new.append(e)
+                if len(new) > 8:        # faultlog.KEPT
+                    new.pop(0)
+            self.fault_total += 1
+            self.fault_last = e
+            if e[0] == "unhealthy":
+                self.write_health()     # the watchdog resets the board next
 
     def _on_saved(self, name):
         # A save is complete. The first one of a completed turn after a boot

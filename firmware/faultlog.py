@@ -68,11 +68,24 @@ def read(app, set_aside=True):
     return out, None
 
 
+def clean(e):
+    # An entry as App._on_event made it, fit for the file: kind a string,
+    # detail a string (cut to DETAIL_MAX), a number or null.
+    k = e[0] if isinstance(e[0], str) else str(e[0])
+    d = e[1]
+    if not (d is None or isinstance(d, str) or (isinstance(d, int) and not isinstance(d, bool))):
+        d = str(d)
+    if isinstance(d, str) and len(d) > DETAIL_MAX:
+        d = d[:DETAIL_MAX]
+    return [k, d, e[2], e[3], e[4]]
+
+
 def merged(old, new):
     # The ring: old entries, then the new ones (an entry of the same kind and
     # detail as an older one replaces it, its count added), the newest KEPT.
     ring = list(old)
     for e in new:
+        e = clean(e)
         for i in range(len(ring)):
             o = ring[i]
             if o[0] == e[0] and o[1] == e[1]:
