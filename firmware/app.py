@@ -5,6 +5,7 @@
 
 import asyncio
 import json
+from time import ticks_ms
 
 from games.events import EventBus
 from games.settings import Settings
@@ -25,28 +26,78 @@ class App:
         self.root = root
         self.bus = EventBus()
         self.store = Store(state_root)
+        # Crash accounting and the fault log (startup.boot_check, faultlog.py):
+        # the boot number, resets in a row without a completed turn, why the
+        # game is off (or None), and this run's faults not yet on flash.
+        self.boot = 0
+        self.crashes = 0
+        self.safe_mode = None
+        self.fault_new = []
+        self.fault_total = 0
+        self.fault_last = None
+        self._progress_seen = False
+        self.controller = None
+        self.bus.subscribe(self._on_event)
+        self.store.on_saved = self._on_saved
         self.settings = Settings(self.store, settings)
-        if self.settings.problem:
-            self.bus.publish(("fault", "config", self.settings.problem))
-        if seed is None:
-            from startup import default_seed
-            seed = default_seed()
+        from startup import boot_check, default_seed
+        try:
+            if seed is None:
+                seed = default_seed()
+            boot_check(self)        # faults of the boot (config, crashes) are logged
+        finally:
             unload("startup")
         self.rng = Rng(seed)
-        self.controller = None
         self.tasks = []
         self._play = None
         self._request = None
-        self._progress_seen = False
-        self.bus.subscribe(self._on_event)
         self.load_game(game or self.settings.get("game"))
 
     def _on_event(self, ev):
-        # The first completed turn after a boot proves the saved game is sound:
-        # forget earlier crashes (no flash write unless a crash file exists).
-        if not self._progress_seen and ev[0] == "turn":
+        # Every fault goes into the fault log's RAM part, the last 8 of this
+        # run (faultlog.py writes them to flash at the moments it lists, and
+        # merges repeats there). Never raises: the bus would drop this sink.
+        if ev[0] == "fault":
+            d = ev[2] if len(ev) > 2 else None
+            new = self.fault_new
+            e = new[-1] if new else None
+            if e is not None and e[0] == ev[1] and e[1] == d:
+                e[3] = ticks_ms()       # the same again: counted in one entry
+                e[4] += 1
+            else:
+                e = [ev[1], d, self.boot, ticks_ms(), 1]
+                new.append(e)
+                if len(new) > 8:        # faultlog.KEPT
+                    new.pop(0)
+            self.fault_total += 1
+            self.fault_last = e
+            if e[0] == "unhealthy":
+                self.write_health()     # the watchdog resets the board next
+
+    def _on_saved(self, name):
+        # A save is complete. The first one of a completed turn after a boot
+        # proves the game sound: the crash count is cleared. After that (and
+        # before it, if faults came) the fault log is written with such a
+        # save, so at most once per completed turn and only for new faults.
+        c = self.controller
+        if c is None or name != c.save_name or not getattr(c, "turns", 0):
+            return
+        if not self._progress_seen:
             self._progress_seen = True
-            self.store.remove("crash")
+            if self.crashes:
+                self.crashes = 0
+                self.write_health()
+                return
+        if self.fault_new:
+            self.write_health()
+
+    def write_health(self, armed=True):
+        # The fault log and crash record to flash (faultlog.py); never raises.
+        import faultlog
+        try:
+            faultlog.write(self, armed)
+        finally:
+            unload("faultlog")
 
     # ---- helpers for game modules ----------------------------------------
 
@@ -81,9 +132,12 @@ class App:
         # MENU held while the board starts: skip the game, keep the REPL free.
         from startup import menu_held
         try:
-            return menu_held(self.controller)
+            held = menu_held(self.controller)
         finally:
             unload("startup")
+        if held:
+            self.write_health(False)    # not a game that could crash: disarmed
+        return held
 
     def start_game(self, players, start=0, resume=True, options=None):
         # Resume the saved game if there is a valid one; otherwise start fresh.
@@ -187,11 +241,20 @@ class App:
             players = self.settings.get("players")
         if resume is None:
             resume = self.settings.get("resume")
-        await self._start_tasks()
+        # Safe mode (startup.safe_mode): neither the game's device tasks nor
+        # the watchdog run until a person or the host starts a new game, so
+        # what made the board reset cannot make it reset again by itself.
+        safe = self.safe_mode is not None
+        if not safe:
+            await self._start_tasks()
         side = [asyncio.create_task(t) for t in (extra_tasks or [])]
-        if self.settings.get("watchdog"):
+        if self.settings.get("watchdog") and not safe:
             side.append(asyncio.create_task(self.watchdog_task()))
-        if self.start_game(players, start, resume):
+        if safe:
+            from startup import safe_mode
+            unload("startup")       # the running coroutine keeps what it needs
+            await safe_mode(self, players, start)
+        elif self.start_game(players, start, resume):
             await self.offer_resume(players, start)
         winner = None
         try:
@@ -252,6 +315,7 @@ def play(app, runner, extra_tasks):
     try:
         return runner(app.main_async(exit_when_over=False, extra_tasks=extra_tasks))
     except KeyboardInterrupt:
+        app.write_health(False)     # stopped on purpose (mpremote): not a crash
         raise
     except Exception as e:  # noqa: BLE001 - last line of defence: reset, resume, never loop
         app.make_safe()

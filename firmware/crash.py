@@ -1,30 +1,19 @@
-# What happens when an exception escapes the game (app.run): it is reported
-# and counted on flash, then the board resets and resumes the saved game. It
-# runs at most once before that reset, so app.py loads it only then and it
-# costs no RAM while a game runs.
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
-
-MAX_CRASHES = const(3)
+# What happens when an exception escapes the game (app.run): it is reported,
+# written to the fault log with the reason (faultlog.py, health.json), and
+# the board resets so the saved game resumes. The next boot counts the crash
+# (startup.boot_check): counting there, not here, makes a watchdog reset
+# count the same way, and the count cannot be lost if this handler itself
+# fails. It runs at most once before that reset, so app.py loads it only then
+# and it costs no RAM while a game runs.
 
 
 def handle_crash(app, exc):
-    # An exception escaped the game. Report it, count it on flash and reset so
-    # the saved game resumes; the third crash in a row sets the save aside
-    # (reported), so one bad state cannot make the board crash-loop.
-    app.bus.publish(("fault", "crash", repr(exc)))
+    # Report, record and return "reset" (the caller resets the board).
+    why = repr(exc)[:120]
     try:
-        info = app.store.load("crash") or {}
-    except ValueError:
-        info = {}
-    n = info.get("count", 0) + 1 if isinstance(info.get("count", 0), int) else 1
-    if n >= MAX_CRASHES:
-        app.store.set_aside(app.controller.save_name)
-        app.store.remove("crash")
-        return "set_aside"
-    app.store.save("crash", {"count": n, "last": repr(exc)[:120]})
+        app.bus.publish(("fault", "crash", why))
+    except Exception:  # noqa: BLE001 - the reset must happen whatever the sinks do
+        pass
+    import faultlog
+    faultlog.write(app, True, why)
     return "reset"

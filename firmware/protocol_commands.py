@@ -1,6 +1,6 @@
 # The host protocol's requests: each line parsed, checked and answered, and
 # every command (hello, state, events, legal, act, new, config, selftest,
-# calibrate). A host sends them now and then, at a person's pace, so
+# calibrate, faults). A host sends them now and then, at a person's pace, so
 # protocol.Protocol loads this module for the requests in one chunk of input
 # and drops it again: this code is not in RAM while a game runs (as
 # games/settings_schema.py). Every argument is checked before anything changes.
@@ -22,7 +22,7 @@ _JOG_MIN_MS = const(20)
 _JOG_MAX_MS = const(3000)
 
 COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate",
-            "events")
+            "events", "faults")
 
 _NONE = ()                   # marker: optional argument not given
 
@@ -191,12 +191,38 @@ def _game_names():
     return GAMES
 
 
+def _health(app, d):
+    # The fault log's summary (faultlog.py) into reply d: boot number, resets
+    # in a row, why the game is off (or null), faults so far and the latest.
+    d["boot"] = getattr(app, "boot", 0)
+    d["crashes"] = getattr(app, "crashes", 0)
+    d["safe_mode"] = getattr(app, "safe_mode", None)
+    d["fault_count"] = getattr(app, "fault_total", 0)
+    e = getattr(app, "fault_last", None)
+    d["last_fault"] = None if e is None else {"kind": e[0], "detail": e[1], "boot": e[2],
+                                              "ms": e[3], "n": e[4]}
+    return d
+
+
 def hello(proto, msg):
     app = proto.app
-    return {"proto": PROTOCOL, "firmware": _firmware_version(app),
-            "build": read_build_id(getattr(app, "root", "")),
-            "game": app.game_name, "games": sorted(_game_names()), "max_line": MAX_LINE,
-            "events": proto.events_on, "seq": proto.seq, "dropped": proto.dropped}
+    return _health(app, {"proto": PROTOCOL, "firmware": _firmware_version(app),
+                         "build": read_build_id(getattr(app, "root", "")),
+                         "game": app.game_name, "games": sorted(_game_names()),
+                         "max_line": MAX_LINE, "events": proto.events_on, "seq": proto.seq,
+                         "dropped": proto.dropped})
+
+
+def faults(proto, msg):
+    # The fault log: the ring on flash with this run's faults not yet written.
+    app = proto.app
+    if getattr(app, "store", None) is None:
+        raise BadRequest("no fault log on this board")
+    import faultlog
+    try:
+        return faultlog.listing(app)
+    finally:
+        unload("faultlog")
 
 
 def state(proto, msg):
@@ -206,11 +232,11 @@ def state(proto, msg):
     over = None
     if g is not None:
         over = g.is_over()
-    return {"game": app.game_name, "state": c.public_state(), "prompt": _prompt(proto),
-            "over": over, "rotating": _rotating(app),
-            "turns": getattr(c, "turns", 0), "faults": getattr(c, "faults", 0),
-            "busy": proto.busy, "seq": proto.seq, "dropped": proto.dropped,
-            "events": proto.events_on}
+    return _health(app, {"game": app.game_name, "state": c.public_state(),
+                         "prompt": _prompt(proto), "over": over, "rotating": _rotating(app),
+                         "turns": getattr(c, "turns", 0), "faults": getattr(c, "faults", 0),
+                         "busy": proto.busy, "seq": proto.seq, "dropped": proto.dropped,
+                         "events": proto.events_on})
 
 
 def events(proto, msg):
@@ -309,14 +335,18 @@ def new(proto, msg):
 
 
 def check_new_game(app, game, players, start):
-    # An error string for a new game the host asks for, or None.
-    if game not in _game_names():
-        return "unknown game %r" % (game,)
-    c = app.controller
-    lo = getattr(c, "min_players", 1) if game == app.game_name else 1
-    hi = getattr(c, "max_players", 4) if game == app.game_name else 4
-    if not _is_int(players) or not lo <= players <= hi:
-        return "players must be %d..%d" % (lo, hi)
+    # An error string for a new game the host asks for, or None: the player
+    # count is checked against the limits of the game named (the registry's,
+    # whichever game is loaded now), before anything changes.
+    from games.registry import GAMES, players_error
+    try:
+        if game not in GAMES:
+            return "unknown game %r" % (game,)
+        err = players_error(game, players)
+    finally:
+        unload("games.registry")
+    if err is not None:
+        return err
     if not _is_int(start) or not 0 <= start < players:
         return "start must be 0..%d" % (players - 1)
     return None

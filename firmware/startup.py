@@ -1,7 +1,18 @@
-# What runs once when the board starts: a random seed, the safe-boot check,
-# resume the saved game or start a new one, and ask the players whether to
-# resume. App (app.py) loads this module for it and drops it again
-# (ram.py), so it is not in RAM during play.
+# What runs once when the board starts: a random seed, the boot's crash
+# accounting, the safe-boot check, resume the saved game or start a new one,
+# and ask the players whether to resume; safe mode after too many crashes.
+# App (app.py) loads this module for it and drops it again (ram.py), so it is
+# not in RAM during play.
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Resets in a row without a completed, saved turn before the board goes into
+# safe mode (the game stays off until a person or the host starts a new one).
+MAX_CRASHES = const(3)
 
 
 def default_seed():
@@ -22,9 +33,59 @@ def menu_held(controller):
     return panel is not None and panel.held("menu")
 
 
+def _power_on():
+    # True if this boot follows a power-up (not a reset of a running board).
+    # machine.reset() on the rp2 port resets through the watchdog, so a crash
+    # reset and a watchdog reset both read WDT_RESET. Without reset_cause
+    # every boot counts as a reset (safe side).
+    try:
+        import machine
+        return machine.reset_cause() == machine.PWRON_RESET
+    except (ImportError, AttributeError):
+        return False
+
+
+def boot_check(app):
+    # Crash accounting at boot (docs/reliability.md, "Crash accounting"). A
+    # boot counts as a crash when the last run had a game going (armed) and
+    # ended in an exception (crash.py wrote why) or in a reset that was not a
+    # power-up: a watchdog reset (a dead task, a hang) counts like an
+    # exception. The count is cleared only by a turn completed and saved
+    # after a boot (App._on_saved), so nothing a game does before that, its
+    # own first save included, can stop the count. MAX_CRASHES in a row:
+    # safe mode. Then the boot's faults (config) are published and the record
+    # written with the new boot number, armed for this run.
+    import faultlog
+    try:
+        h, problem = faultlog.read(app)
+        app.boot = h["boot"] + 1
+        app.crashes = h["crashes"]
+        app.fault_total = h["total"]
+        if h["faults"]:
+            app.fault_last = h["faults"][-1]
+        if problem is not None:
+            app.bus.publish(("fault", "health_bad", problem))
+        if h["armed"] and (h["crashed"] is not None or not _power_on()):
+            app.crashes += 1
+            app.bus.publish(("fault", "reset", h["crashed"] or "reset while a game ran "
+                             "(watchdog, or a reset not at power-up)"))
+        if app.crashes >= MAX_CRASHES:
+            app.safe_mode = ("%d resets in a row without a completed turn: the game is off "
+                             "(ROLL or the host's new starts a new one)" % app.crashes)
+            app.bus.publish(("fault", "safe_mode", app.safe_mode))
+        for p in app.settings.problems:
+            app.bus.publish(("fault", "config", p))
+        faultlog.write(app)
+    finally:
+        from ram import unload
+        unload("faultlog")
+
+
 def start_game(app, players, start, resume, options):
     # Resume the saved game if there is a valid one; otherwise start fresh.
-    # Returns True if a game was resumed. Never raises on a bad save file.
+    # Returns True if a game was resumed. Never raises on a bad save file:
+    # a save that fails its seal (games/store.py) or its game's checks is
+    # set aside as <name>.json.bad and reported (fault state_bad).
     c = app.controller
     saved = None
     if resume:
@@ -35,6 +96,10 @@ def start_game(app, players, start, resume, options):
             app.store.set_aside(c.save_name)
     if saved is not None:
         try:
+            # Every game saves its dice generator: a save without a sound one
+            # is damaged (the game would go on with other dice).
+            from rules.rng import Rng
+            Rng.from_dict(saved.get("rng"))
             c.resume(saved)
             if not c.game.is_over():
                 return True
@@ -55,3 +120,44 @@ async def offer_resume(app, players, start):
         c.new_game(players, start)
         return False
     return True
+
+
+def _strips(c):
+    b = getattr(c, "build", None)
+    out = []
+    for name in ("strip", "spot_strip"):
+        s = getattr(b, name, None)
+        if s is not None and s not in out:
+            out.append(s)
+    return out
+
+
+def show_safe_mode(app):
+    # On the LEDs: every chain dark but its first LEDs, one red per counted
+    # crash (at most the chain's length).
+    for s in _strips(app.controller):
+        s.fill((0, 0, 0))
+        for i in range(min(app.crashes, len(s))):
+            s[i] = (255, 0, 0)
+        try:
+            s.show()
+        except OSError:
+            pass
+
+
+async def safe_mode(app, players, start):
+    # The game stays off: the saved game (which may be what crashed) is set
+    # aside, the LEDs show why, no device task runs, and the board waits for
+    # ROLL (the "safe_mode" prompt) or a host's `new`. Either starts a new
+    # game; the crash count stays until that game completes a turn, so a game
+    # that crashes again comes back here rather than looping.
+    c = app.controller
+    app.store.set_aside(c.save_name)
+    show_safe_mode(app)
+    await c.decider.ask("safe_mode", -1, [("new",)])
+    app.safe_mode = None
+    await app._start_tasks()        # (this boot without the watchdog)
+    if app._request is not None:
+        await app._apply_request()
+    else:
+        c.new_game(players, start)

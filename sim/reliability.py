@@ -1,6 +1,7 @@
 """Reliability figures: power cuts at every flash operation and at random instants,
-faults injected into the simulated build, and (when the protocol exists) fuzzed
-serial input. `python -m sim.reliability` prints them; docs/reliability.md
+faults injected into the simulated build, fuzzed serial input, and damaged saves
+(every game's save truncated at every byte and every byte flipped:
+sim/reliability_saves.py). `python -m sim.reliability` prints them; docs/reliability.md
 records them with the command.
 """
 from __future__ import annotations
@@ -357,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--random-cuts", type=int, default=100, help="random-instant cuts per game")
     p.add_argument("--fault-seeds", type=int, default=3, help="games per injected fault")
     p.add_argument("--fuzz", type=int, default=100_000, help="generated serial inputs")
+    p.add_argument("--no-damaged-saves", action="store_true",
+                   help="skip the damaged-save run (sim/reliability_saves.py)")
     args = p.parse_args(argv)
     t0 = time.monotonic()
     ok = True
@@ -387,6 +390,11 @@ def main(argv: list[str] | None = None) -> int:
         flags = "detected, fallback offered, game finished, state intact"
         print(f"  {name}: {sum(r.handled for r in rs)}/{len(rs)} ({flags})")
     ok = ok and handled == len(results)
+    if not args.no_damaged_saves:
+        from sim.reliability_saves import damaged_saves, print_report
+        sv = damaged_saves(progress=True)
+        print_report(sv)
+        ok = ok and sv.ok
     print(f"took {time.monotonic() - t0:.1f} s")
     print("RESULT: " + ("PASS" if ok else "FAIL"))
     return 0 if ok else 1

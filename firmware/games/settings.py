@@ -3,7 +3,10 @@
 # start. A bad value is refused with a reason and changes nothing.
 #
 # Checking runs when a saved config is loaded or a value is set, never during
-# play: the schema module is loaded for it and dropped again (ram.py).
+# play: the schema module is loaded for it and dropped again (ram.py). A saved
+# config is checked as a whole: keys that do not fit are left out (their
+# defaults hold) and named in `problems` (App reports them as faults); the
+# file is not rewritten, so nothing is lost until the next `config set`.
 
 from ram import unload
 
@@ -17,23 +20,20 @@ class Settings:
     def __init__(self, store, overrides=None):
         self.store = store
         self.values = {}
-        self.problem = None
+        self.problems = []
         try:
-            saved = store.load("config")
+            saved = store.load("config", False)
         except ValueError as e:
             saved = None
-            self.problem = str(e)
+            self.problems.append("config.json set aside: %s" % e)
             store.set_aside("config")
         if saved:
-            from games.settings_schema import check
+            from games.settings_schema import sanitized
             try:
-                for k in saved:
-                    if check(k, saved[k]) is None:
-                        self.values[k] = saved[k]
-                    else:
-                        self.problem = "ignored saved setting %s" % k
+                self.values, self.problems = sanitized(saved)
             finally:
                 unload("games.settings_schema")
+                unload("games.registry")
         if overrides:
             for k in overrides:
                 self.values[k] = overrides[k]
@@ -52,10 +52,11 @@ class Settings:
             trial = checked_values(self.values, key, value)
         finally:
             unload("games.settings_schema")
+            unload("games.registry")
         if isinstance(trial, str):
             return trial
+        self.store.save("config", trial, False)
         self.values = trial
-        self.store.save("config", self.values)
         return None
 
     def all(self):

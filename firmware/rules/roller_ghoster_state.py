@@ -7,6 +7,10 @@ from rules.roller_ghoster import ARROW, PHASES, STATE_VERSION, STEPS
 from rules.roller_layout import START, TOP
 
 
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def load(cls, layout, d):
     if not isinstance(d, dict):
         raise RuleError("state must be an object")
@@ -14,8 +18,13 @@ def load(cls, layout, d):
         raise RuleError("state is not a roller-ghoster v%d state" % STATE_VERSION)
     n = d.get("players")
     turn = d.get("turn")
-    g = cls(layout, n, turn if isinstance(turn, int) and not isinstance(turn, bool) and
-            0 <= turn < (n if isinstance(n, int) else 0) else -1)
+    # JSON true is an int to Python (True == 1): a damaged save must not read
+    # as player 1 (players, turn, winner are checked as ints, not bools).
+    if not _is_int(n):
+        raise RuleError("state: 'players' must be a whole number")
+    if not _is_int(turn):
+        raise RuleError("state: bad turn %r" % (turn,))
+    g = cls(layout, n, turn if 0 <= turn < n else -1)
     pos = d.get("pos")
     if not isinstance(pos, list) or len(pos) != n:
         raise RuleError("state: 'pos' must list %d spaces" % n)
@@ -34,6 +43,8 @@ def load(cls, layout, d):
     face = d.get("face")
     winner = d.get("winner")
     at_top = [p for p in range(n) if pos[p] == TOP]
+    if winner is not None and not _is_int(winner):
+        raise RuleError("state: bad winner %r" % (winner,))
     if phase == "over":
         if len(at_top) != 1 or winner != at_top[0]:
             raise RuleError("state: a finished game needs exactly one ghost at the top")

@@ -386,6 +386,10 @@ class Client:
             options: dict | None = None) -> dict:
         return self.request("new", players=players, game=game, start=start, options=options)
 
+    def faults(self) -> dict:
+        """The board's fault log: boot, crashes, safe_mode, total and the kept faults."""
+        return self.request("faults")
+
     def config_get(self, key: str | None = None) -> Any:
         r = self.request("config", op="get", key=key)
         return r["values"] if key is None else r["value"]
@@ -431,6 +435,32 @@ class Client:
 
     def events(self, on: bool | None = None) -> dict:
         return self.request("events", on=on)
+
+
+def describe_fault(f: Any) -> str:
+    """One fault log entry ({"kind", "detail", "boot", "ms", "n"}) as a line."""
+    if not isinstance(f, dict):
+        return repr(f)
+    n = f.get("n")
+    times = f" (x{n})" if isinstance(n, int) and n > 1 else ""
+    ms = f.get("ms")
+    at = f"{ms / 1000:.1f} s" if isinstance(ms, (int, float)) else "?"
+    return f"{f.get('kind')}: {f.get('detail')}{times}  [boot {f.get('boot')}, {at} in]"
+
+
+def health_summary(reply: dict) -> str | None:
+    """What a hello or state reply says about the board's health, or None if all is
+    well: safe mode (the game is off, and why), resets in a row, the latest fault."""
+    parts = []
+    if reply.get("safe_mode"):
+        parts.append(f"SAFE MODE: {reply['safe_mode']}")
+    elif isinstance(reply.get("crashes"), int) and reply["crashes"] > 0:
+        parts.append(f"{reply['crashes']} reset(s) in a row without a completed turn")
+    count = reply.get("fault_count")
+    last = reply.get("last_fault")
+    if isinstance(count, int) and count > 0 and isinstance(last, dict):
+        parts.append(f"{count} fault(s) logged, last {describe_fault(last)} (see: faults)")
+    return "; ".join(parts) if parts else None
 
 
 def _jsonable(v: Any) -> Any:

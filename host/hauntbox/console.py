@@ -51,6 +51,7 @@ HELP = """commands:
   calibrate [stop|forward NS]   show or set the servo pulse widths
   jog forward|reverse|stop [MS] / jog NS [MS]   try the servo
   events on|off     event stream on or off
+  faults            the board's fault log (safe mode, resets in a row, last faults)
   quit              leave (the game goes on on the board)"""
 
 
@@ -272,6 +273,16 @@ class ConsoleCore:
             else:
                 r = c.calibrate(jog=words[1], ms=ms)
             return f"jog {r.get('jog')}: {r.get('ns')} ns for {r.get('ms')} ms"
+        if cmd == "faults":
+            from hauntbox.client import describe_fault
+            r = c.faults()
+            head = f"boot {r.get('boot')}, {r.get('crashes')} reset(s) in a row, " \
+                f"{r.get('total')} fault(s) logged"
+            if r.get("safe_mode"):
+                head = f"SAFE MODE: {r['safe_mode']}; " + head
+            for f in r.get("faults") or []:
+                self._log("  " + describe_fault(f))
+            return head + (" (the last ones are in the log)" if r.get("faults") else "")
         if cmd == "events":
             on = None if len(words) == 1 else words[1].lower() in ("on", "1", "true", "yes")
             r = c.events(on)
@@ -299,8 +310,11 @@ class ConsoleCore:
         with self._lock:
             h = self.hello or {}
             port = getattr(self.client, "port", "") or "?"
-            return (f"hauntbox console  {port}  firmware {h.get('firmware', '?')}  "
+            line = (f"hauntbox console  {port}  firmware {h.get('firmware', '?')}  "
                     f"build {h.get('build', '?')}  game {self.game or '?'}  [{self.status}]")
+            from hauntbox.client import health_summary
+            health = health_summary(self.state or h)
+            return line + (f"  !! {health}" if health else "")
 
     def render(self, typed: str = "", log_lines: int = 14) -> Any:
         """The whole screen as a rich renderable."""

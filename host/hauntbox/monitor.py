@@ -241,6 +241,10 @@ def run_monitor(port: str | Callable[[], str], json_mode: bool = False, count: i
     if not json_mode:
         out(f"-- {c.port}: hauntbox firmware {h.get('firmware')}, build {h.get('build')}, "
             f"protocol {h.get('proto')}, game {h.get('game')} --")
+        from hauntbox.client import health_summary
+        health = health_summary(h)
+        if health:
+            out(f"-- {health} --")
     with lock:
         for text in early:
             out(text)

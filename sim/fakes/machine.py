@@ -17,13 +17,20 @@ SOFT_RESET = 5
 _pins: dict[Any, "Pin"] = {}
 _i2c_buses: dict[int, "_Bus"] = {}
 _reset_cause = PWRON_RESET
+# What reset_cause() says on the next simulated board: a power-up, unless the
+# board was reset (machine.reset() resets through the watchdog on the rp2
+# port, so it reads WDT_RESET, as a watchdog timeout does).
+_next_cause = PWRON_RESET
 
 
 def reset_state() -> None:
-    """Forget every pin, bus and watchdog (a power cycle of the simulated board)."""
+    """Forget every pin, bus and watchdog: the next simulated board starts (its
+    reset_cause() is the one the last board's end left, see set_next_reset_cause)."""
+    global _reset_cause, _next_cause
     _pins.clear()
     _i2c_buses.clear()
     WDT.active = None
+    _reset_cause, _next_cause = _next_cause, PWRON_RESET
 
 
 def pin(pin_id: Any) -> "Pin":
@@ -296,6 +303,7 @@ class WDT:
 
         def check() -> None:
             if WDT.active is self and self._deadline_us == deadline:
+                set_next_reset_cause(WDT_RESET)
                 runtime.watchdog_expired()
         clk.at(deadline, check)
 
@@ -318,10 +326,12 @@ mem32 = _Mem32()
 
 
 def reset() -> None:
+    set_next_reset_cause(WDT_RESET)
     runtime.request_reset(hard=True)
 
 
 def soft_reset() -> None:
+    set_next_reset_cause(_reset_cause)     # a soft reset leaves the chip's reset reason
     runtime.request_reset(hard=False)
 
 
@@ -332,6 +342,12 @@ def reset_cause() -> int:
 def set_reset_cause(cause: int) -> None:
     global _reset_cause
     _reset_cause = cause
+
+
+def set_next_reset_cause(cause: int) -> None:
+    """The reset_cause() the next simulated board (the next install()) reads."""
+    global _next_cause
+    _next_cause = cause
 
 
 def unique_id() -> bytes:

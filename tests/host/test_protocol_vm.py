@@ -37,9 +37,9 @@ class Bus:
 class MemStore:
     def __init__(self):
         self.files = {}
-    def save(self, name, data):
+    def save(self, name, data, sealed=True):
         self.files[name] = json.dumps(data)
-    def load(self, name):
+    def load(self, name, sealed=True):
         t = self.files.get(name)
         return None if t is None else json.loads(t)
     def set_aside(self, name):
