@@ -90,6 +90,25 @@ HOST_ONLY = ("rules/superskill/", "data/superskill/borg_attack.json",
              "data/superskill/lower_decks.json", "data/superskill/tribbles.json")
 
 
+def shippable(path: str) -> bool:
+    """True if a hauntbox build could have written ``path`` on a board.
+
+    ``.mpy`` modules, ``main.py``/``boot.py`` and the data files in folders
+    (``data/``, ``boards/``). Files at the board's root ending in ``.json``
+    (other than ``manifest.json``) are what the firmware saves (``config.json``,
+    the games' saves, ``crash.json``, their ``.bad``/``.tmp`` copies): never
+    one of ours, so ``hauntbox flash`` never deletes or replaces them.
+    """
+    if not (isinstance(path, str) and path.isascii() and path.isprintable() and path):
+        return False
+    parts = path.split("/")
+    if path.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        return False
+    if path.endswith(".mpy") or path in KEEP_AS_SOURCE:
+        return True
+    return path.endswith(".json") and len(parts) > 1
+
+
 def host_only(rel: str) -> bool:
     """True if the firmware file ``rel`` (posix, relative) is not shipped to the board."""
     return any(rel.startswith(h) if h.endswith("/") else rel == h for h in HOST_ONLY)
