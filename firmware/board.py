@@ -4,9 +4,10 @@
 # fake machine module, so the simulated build is wired exactly like the real one.
 #
 # The map is checked before any pin is touched (pinmap_check.py, the same
-# rules `hauntbox pins` and `hauntbox flash` apply): a map the build cannot be
-# wired from raises PinmapError, one line naming the key ("pixels.count: must
-# be ..."); App then keeps the game off and reports it (games/halted.py).
+# rules `hauntbox pins` and `hauntbox flash` apply), unless it is byte for byte
+# the map the flash checked: a map the build cannot be wired from raises
+# PinmapError, one line naming the key ("pixels.count: must be ..."); App then
+# keeps the game off and reports it (games/halted.py).
 
 import json
 
@@ -37,18 +38,37 @@ def check_pinmap(pm, build):
         raise PinmapError(problems[0] + (" (+%d more: run hauntbox pins)" % more if more else ""))
 
 
+def _checked(root, path, raw):
+    # True if `hauntbox flash` checked this very content with the same rules
+    # (data/pinmaps_checked.json: path -> sha256, written by the build): then
+    # the check's code, and the names it would intern for good, are not
+    # loaded. A map edited or damaged on the board does not match: checked.
+    try:
+        import hashlib
+        with open(root + "data/pinmaps_checked.json") as f:
+            want = json.load(f).get(path)
+        # hex by hand: binascii is built in on the rp2 port, but not everywhere
+        return want == "".join("%02x" % b for b in hashlib.sha256(raw).digest())
+    except Exception:  # noqa: BLE001 - no such file, no hashlib: check the map
+        return False
+
+
 def load_pinmap(build, root=""):
     # build: the file name ("roller_ghoster"); its map must say it is that
     # build ("roller-ghoster").
     path = "boards/" + build + ".json"
     try:
-        with open(root + path) as f:
-            pm = json.load(f)
+        with open(root + path, "rb") as f:
+            raw = f.read()
     except OSError:
         raise PinmapError("%s: missing on the board (run hauntbox flash)" % path)
+    try:
+        pm = json.loads(raw)
     except Exception as e:  # noqa: BLE001 - ValueError, MemoryError, RuntimeError (nesting)
         raise PinmapError("%s: not a readable JSON file (%s)" % (path, type(e).__name__))
-    check_pinmap(pm, build.replace("_", "-"))
+    if not _checked(root, path, raw):
+        check_pinmap(pm, build.replace("_", "-"))
+    raw = None
     # The part descriptions are for people (hauntbox pins, the docs); drop them
     # so they do not sit in RAM for the whole game.
     for k in _TEXT_KEYS:

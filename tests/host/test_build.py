@@ -143,6 +143,7 @@ def test_rules_for_what_is_shipped(tmp_path):
         "boards/pico.json",
         "boot.py",
         "data/build.json",
+        "data/pinmaps_checked.json",
         "data/table.json",
         "games/__init__.mpy",
         "games/loop.mpy",

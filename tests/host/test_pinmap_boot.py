@@ -339,3 +339,39 @@ def test_micropython_finds_the_same_problems_as_cpython():
     want = [json.dumps(pm.RULES.check(m, build)) for build, m in maps]
     assert out == want
     assert sum(1 for line in out if line == "[]") == 3
+
+
+# --------------------------------------------------------------------------
+# a map the flash checked is not checked again (the check's names cost RAM)
+
+
+def test_the_board_skips_the_check_only_for_the_map_the_flash_checked(tmp_path, monkeypatch):
+    from sim import install as sim_install
+
+    sim_install.install()
+    import board
+    import pinmap_check
+
+    res = hb.build(out=tmp_path / "out")
+    root = str(res.out_dir) + "/"
+    checked = json.loads((res.out_dir / hb.PINMAPS_CHECKED_PATH).read_text())
+    assert sorted(checked) == ["boards/companion.json", "boards/haunted_house.json",
+                               "boards/roller_ghoster.json"]
+    calls = []
+    real = pinmap_check.check
+    monkeypatch.setattr(pinmap_check, "check", lambda pm, b: calls.append(b) or real(pm, b))
+    for name in ("roller_ghoster", "haunted_house", "companion"):
+        assert board.load_pinmap(name, root)["pins"]
+    assert calls == []
+    # edited on the board: its content no longer matches, so it is checked
+    path = res.out_dir / "boards" / "roller_ghoster.json"
+    m = json.loads(path.read_text())
+    m["pixels"]["count"] = 100000
+    path.write_text(json.dumps(m))
+    with pytest.raises(board.PinmapError, match="^pixels.count: must be a whole number"):
+        board.load_pinmap("roller_ghoster", root)
+    assert calls == ["roller-ghoster"]
+    # no record of the flash's check at all: checked
+    (res.out_dir / hb.PINMAPS_CHECKED_PATH).unlink()
+    assert board.load_pinmap("companion", root)
+    assert calls == ["roller-ghoster", "companion"]
