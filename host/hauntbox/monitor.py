@@ -34,8 +34,6 @@ def game_colours(game: str | None = "roller-ghoster") -> list[str]:
         from hauntbox.build import FIRMWARE_DIR
 
         name = (game or "roller-ghoster").replace("-", "_")
-        if not (name.isascii() and name.replace("_", "").isalnum()):
-            return list(DEFAULT_COLOURS)    # a game name from the board is no path
         data = json.loads((Path(FIRMWARE_DIR) / "data" / f"{name}.json").read_text())
         cols = data["players"]["colours"]
         if isinstance(cols, list) and all(isinstance(c, str) for c in cols):

@@ -12,7 +12,6 @@ import json
 import threading
 import time
 
-import pytest
 from rich.console import Console
 from test_client import FakeBoard
 
@@ -153,10 +152,3 @@ def test_request_errors_carry_the_board_words_escaped():
     e = RequestError("config", {"error": "bad" + TITLE})
     assert str(e) == "config: bad\\x1b]0;pwned\\x07"
     assert e.error == "bad" + TITLE        # the raw words stay available to code
-
-
-@pytest.mark.parametrize("game", ["../../../etc/passwd", "roller\x1b[2J", "a/b"])
-def test_a_game_name_from_the_board_is_not_a_path(game):
-    from hauntbox.monitor import DEFAULT_COLOURS, game_colours
-
-    assert game_colours(game) == DEFAULT_COLOURS
