@@ -118,9 +118,15 @@ class App:
     def load_game(self, name):
         # The registry and the board factory are needed only while a game's
         # controller and hardware are built: dropped afterwards (ram.py).
+        # A pin map the game's hardware cannot be built from: the game stays
+        # off and the fault is reported (games/halted.py), never a crash loop.
         from games.registry import create
+        from board import PinmapError
         try:
             self.controller = create(name, self)
+        except PinmapError as e:
+            from games.halted import create_halted
+            self.controller = create_halted(self, name, str(e))
         finally:
             unload("games.registry")
             unload("board")
@@ -161,7 +167,7 @@ class App:
         self._request = (game, players, start, options)
         if self._play is not None:
             self._play.cancel()
-        else:
+        elif getattr(self.controller, "decider", None) is not None:
             self.controller.decider.abort()     # e.g. the "play again" question
 
     def make_safe(self):

@@ -16,6 +16,16 @@ from devices.panel import panel_from_board
 from devices.roller_display import RollerDisplay
 from devices.tower import Tower
 from rules.roller_layout import Layout
+from board import PinmapError
+
+
+def _fits(px, key, n):
+    # The LEDs of one segment of the chain, from the layout (the pin map check
+    # cannot know how many steps the layout has): inside the chain, or a fault.
+    first = px.get(key, 0)
+    if first + n > px["count"]:
+        raise PinmapError("pixels.%s: %d LEDs from %d do not fit in the chain of %d"
+                          % (key, n, first, px["count"]))
 
 
 def build_roller(board, layout_cfg, settings):
@@ -24,6 +34,9 @@ def build_roller(board, layout_cfg, settings):
     pm = board.map
     p = Parts()
     p.layout = Layout(layout_cfg)
+    px = pm["pixels"]
+    _fits(px, "steps_from", len(p.layout.order))
+    _fits(px, "trenches_from", p.layout.n_stairs)
     bcfg = pm.get("beams", {})
     p.beam_flag = asyncio.ThreadSafeFlag()
     beams = []
@@ -62,7 +75,6 @@ def build_roller(board, layout_cfg, settings):
     p.tower = Tower(servo, notch, p.notch_flag, p.beams, scfg, ratchet, reservoir)
     p.tower.settle_ms = settings.get("settle_ms", layout_cfg.get("settle_ms", 1500))
     p.panel = panel_from_board(board, pm.get("buttons", {}).get("debounce_ms", 20))
-    px = pm["pixels"]
     p.strip = PixelStrip(board.neopixel("pixels", px["count"]),
                          settings.get("brightness", 0.15), max_brightness(px))
     p.colours = layout_cfg["players"]["colours"]

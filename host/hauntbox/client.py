@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from hauntbox.sanitize import clean
+
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 2.0
 MAX_LINE = 1024
@@ -40,7 +42,8 @@ class RequestError(ClientError):
         self.cmd = cmd
         self.reply = reply
         self.error = str(reply.get("error", "error"))
-        super().__init__(f"{cmd}: {self.error}")
+        # The board's words: printed by many tools, so safe to print.
+        super().__init__(clean(f"{cmd}: {self.error}"))
 
 
 class RequestTimeout(ClientError):

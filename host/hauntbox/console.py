@@ -12,7 +12,10 @@ and Enter to choose, or a command (``help`` lists them): ``new 3``,
 The logic is in ``ConsoleCore`` (no terminal needed: tests drive it with a
 client and call ``command()`` / ``render()``); ``run_interactive`` is the rich
 full-screen front end and ``run_plain`` a line-by-line one for pipes and
-dumb terminals.
+dumb terminals. Both show only what ``ConsoleCore`` hands out, and that has
+every control character that came from the board escaped
+(``hauntbox.sanitize``): the log lines, the reply messages, the header, the
+prompt and the board picture.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from hauntbox.sanitize import clean, clean_lines
 from hauntbox.monitor import (
     DEFAULT_COLOURS,
     describe_option,
@@ -153,7 +157,7 @@ class ConsoleCore:
 
     def _log(self, text: str) -> None:
         with self._lock:
-            self.log.append(text)
+            self.log.append(clean(text))
             self.log_total += 1
 
     # ---- state ------------------------------------------------------------------
@@ -205,6 +209,7 @@ class ConsoleCore:
             msg = f"no answer: {exc}"
         except (ValueError, IndexError) as exc:
             msg = f"{exc} (type help)"
+        msg = clean_lines(msg)
         self.message = msg
         self.changed.set()
         return msg
@@ -293,7 +298,7 @@ class ConsoleCore:
     def board_text(self) -> str:
         with self._lock:
             st = self.state.get("state") if self.state else None
-            return board_picture(self.game, st, self.colours)
+            return clean_lines(board_picture(self.game, st, self.colours))
 
     def prompt_lines(self) -> list[str]:
         with self._lock:
@@ -304,17 +309,17 @@ class ConsoleCore:
             for i, o in enumerate(p["options"]):
                 mark = ">" if i == p.get("highlight") else " "
                 lines.append(f" {mark} {i + 1}) {describe_option(o, self.colours)}")
-            return lines
+            return [clean(x) for x in lines]
 
     def header(self) -> str:
         with self._lock:
             h = self.hello or {}
             port = getattr(self.client, "port", "") or "?"
-            line = (f"hauntbox console  {port}  firmware {h.get('firmware', '?')}  "
-                    f"build {h.get('build', '?')}  game {self.game or '?'}  [{self.status}]")
+            line = clean(f"hauntbox console  {port}  firmware {h.get('firmware', '?')}  "
+                         f"build {h.get('build', '?')}  game {self.game or '?'}  [{self.status}]")
             from hauntbox.client import health_summary
             health = health_summary(self.state or h)
-            return line + (f"  !! {health}" if health else "")
+            return line + (f"  !! {clean(health)}" if health else "")
 
     def render(self, typed: str = "", log_lines: int = 14) -> Any:
         """The whole screen as a rich renderable."""
@@ -515,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         connect(core, port_spec, timeout=args.timeout)
     except ClientError as exc:
-        print(f"hauntbox console: {exc}", file=sys.stderr)
+        print(clean(f"hauntbox console: {exc}"), file=sys.stderr)
         if board is not None:
             board.stop()
         return 1

@@ -7,16 +7,26 @@ Steps (each one a small function, so tests can drive them with fakes):
 3. The port is found (``--port auto``: the single Raspberry Pi USB serial port).
 4. ``probe_board``: mpremote runs a one-line probe printing the MicroPython
    version and ``sys.implementation._mpy``; too old for mpy 6.3 -> refused.
-5. ``read_board_manifest``: ``mpremote fs cat :manifest.json`` (missing -> copy all).
-6. ``make_plan``: files whose sha256 differs from the board's manifest, files to
-   delete (listed in the old manifest but gone now, and any ``.py`` that
-   would shadow a shipped ``.mpy``), folders to create.
-7. ``plan_commands`` turns the plan into mpremote argv lists, in this order:
-   a "pending" manifest (only the untouched files) goes first, then folders and
-   deletions, then the copies (``data/build.json`` last), then the real manifest.
-   A run that dies half way therefore leaves a manifest that lists only files
-   known to be right, and a rerun recopies everything else.
-8. ``mpremote reset``, then ``verify_hello``: send ``{"cmd":"hello"}`` over the
+5. ``read_board_manifest``: ``mpremote fs cat :manifest.json``, a hint only:
+   which files an earlier flash wrote, and with what content.
+6. ``board_hashes``: one ``mpremote exec`` hashes, on the board, every file of
+   the build, every file the old manifest lists and every ``.py`` that would
+   shadow a shipped ``.mpy``: what is on the board, by content.
+7. ``make_plan``: the files whose content on the board differs from the build
+   are copied. A file is deleted only if hauntbox wrote it: the old manifest
+   lists it, the board still holds exactly the content listed, and its path is
+   one a build can produce (``build.shippable``: never the saves or
+   config.json at the root). A ``foo.py`` that would shadow ``foo.mpy`` and
+   that hauntbox did not write is renamed to ``foo.py.bak``, not deleted.
+   Anything else the manifest lists is left alone (and reported).
+8. ``plan_commands`` turns the plan into mpremote argv lists, in this order:
+   a "pending" manifest (only the files found right) goes first, then folders,
+   deletions and renames, then the copies (``data/build.json`` last). The
+   copies are hashed on the board again (``verify_copies``) and only then is
+   the real manifest written. A run that dies half way therefore leaves a
+   manifest that lists only files known to be right, and a rerun finds the
+   rest by their content anyway.
+9. ``mpremote reset``, then ``verify_hello``: send ``{"cmd":"hello"}`` over the
    serial port and expect ``"build"`` to equal the new build id.
 
 The raw REPL is never spoken here: all board access goes through mpremote.
@@ -37,6 +47,7 @@ from typing import Any, Protocol
 
 from hauntbox import build as hb_build
 from hauntbox import ports
+from hauntbox.sanitize import clean_lines
 
 #: How mpremote is started: the one installed next to this Python.
 MPREMOTE: tuple[str, ...] = (sys.executable, "-m", "mpremote")
@@ -222,6 +233,81 @@ def read_board_manifest(runner: Runner, port: str, prefix: Sequence[str] = MPREM
 
 
 # --------------------------------------------------------------------------
+# what is on the board, by content
+
+#: Line the hashing script prints per file: tag, sha256 (or "-": no such file), path.
+HASH_TAG = "HAUNTBOX-SHA"
+#: Printed instead when the board's MicroPython has no hashlib.
+NOHASH_TAG = "HAUNTBOX-NOHASH"
+
+
+def hash_script(paths: Sequence[str]) -> str:
+    """MicroPython code printing the sha256 of every file in ``paths`` (one exec).
+
+    ``mpremote fs sha256sum`` exists too, but takes about three raw-REPL
+    round trips per file; this hashes the whole list in one. Paths are passed
+    as a Python literal (repr), so no path can be read as code.
+    """
+    return "\n".join([
+        "try:",
+        "    import hashlib, binascii",
+        "except ImportError:",
+        f"    hashlib = None; print({NOHASH_TAG!r})",
+        "b = bytearray(512)",
+        "m = memoryview(b)",
+        f"for p in {tuple(paths)!r}:",
+        "    if hashlib is None:",
+        "        break",
+        "    try:",
+        "        f = open(p, 'rb')",
+        "    except OSError:",
+        f"        print({HASH_TAG!r}, '-', p)",
+        "        continue",
+        "    h = hashlib.sha256()",
+        "    while True:",
+        "        n = f.readinto(b)",
+        "        if not n:",
+        "            break",
+        "        h.update(m[:n])",
+        "    f.close()",
+        f"    print({HASH_TAG!r}, binascii.hexlify(h.digest()).decode(), p)",
+    ])
+
+
+def parse_hashes(text: str, paths: Sequence[str]) -> dict[str, str | None] | None:
+    """{path: sha256 or None (no such file)} from the script's output; None: no hashlib."""
+    got: dict[str, str | None] = {}
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        if line.strip() == NOHASH_TAG:
+            return None
+        if not line.startswith(HASH_TAG + " "):
+            continue
+        parts = line.split(" ", 2)
+        if len(parts) == 3:
+            got[parts[2]] = None if parts[1] == "-" else parts[1].lower()
+    missing = [p for p in paths if p not in got]
+    if missing:
+        raise FlashError(
+            f"the board did not report the content of {len(missing)} file(s) "
+            f"(first: {missing[0]}); its answer was:\n{text.strip()[-500:]}"
+        )
+    return {p: got[p] for p in paths}
+
+
+def board_hashes(
+    runner: Runner, port: str, paths: Sequence[str], prefix: Sequence[str] = MPREMOTE
+) -> dict[str, str | None] | None:
+    """What is on the board: the sha256 of each path, hashed on the board."""
+    if not paths:
+        return {}
+    res = runner.run(mpremote(port, "exec", hash_script(paths), prefix=prefix))
+    if res.returncode != 0:
+        raise FlashError(f"cannot read the files on the board ({port}):\n{res.output}")
+    return parse_hashes(res.stdout, paths)
+
+
+# --------------------------------------------------------------------------
 # planning
 
 
@@ -230,28 +316,61 @@ class FlashPlan:
     """What has to change on the board."""
 
     copy: list[hb_build.BuiltFile]  # in copy order; data/build.json last
-    unchanged: list[str]
-    remove: list[str]  # board paths to delete (missing ones are ignored)
+    unchanged: list[str]  # on the board with the build's content (hashed there)
+    remove: list[str]  # board paths to delete: files hauntbox wrote, unchanged since
     mkdirs: list[str]  # folders, parents first
     pending_manifest: dict  # written before anything else changes
     had_manifest: bool
-    stale: list[str] = field(default_factory=list)  # old manifest entries gone now
+    write_manifest: bool = True  # the board's manifest is not the build's
+    stale: list[str] = field(default_factory=list)  # old files of ours the build lacks now
+    set_aside: list[str] = field(default_factory=list)  # foo.py shadowing foo.mpy: -> .bak
+    kept: list[str] = field(default_factory=list)  # listed by the manifest, not ours: kept
 
     @property
     def changes_board(self) -> bool:
-        return bool(self.copy or self.stale)
+        return bool(self.copy or self.remove or self.set_aside)
+
+
+def _manifest_hints(board_manifest: dict | None) -> dict[str, str]:
+    # The board's manifest says which files hauntbox wrote there, and with what
+    # content: a hint, never trusted on its own (a file is only ours if the
+    # board still holds exactly that content, and only paths a build can
+    # produce count).
+    if board_manifest is None:
+        return {}
+    out = {}
+    for e in board_manifest.get("files", []):
+        p, h = e.get("path"), e.get("sha256")
+        if isinstance(h, str) and p != BOARD_MANIFEST and hb_build.shippable(p):
+            out[p] = h.lower()
+    return out
+
+
+def paths_to_hash(result: hb_build.BuildResult, board_manifest: dict | None) -> list[str]:
+    """Every path whose content on the board the plan depends on."""
+    paths = {f.path for f in result.files} | set(_manifest_hints(board_manifest))
+    paths |= {f.path[:-4] + ".py" for f in result.files if f.path.endswith(".mpy")}
+    return sorted(paths)
 
 
 def make_plan(
-    result: hb_build.BuildResult, board_manifest: dict | None, copy_all: bool = False
+    result: hb_build.BuildResult,
+    board_manifest: dict | None,
+    hashes: dict[str, str | None] | None = None,
+    copy_all: bool = False,
 ) -> FlashPlan:
-    """Compare the build with the board's manifest."""
-    old = {}
-    if board_manifest is not None:
-        old = {e["path"]: e.get("sha256") for e in board_manifest.get("files", [])}
+    """Compare the build with what is on the board.
+
+    ``hashes``: the sha256 of each of ``paths_to_hash()`` as found on the
+    board (None: the file is missing); ``None`` altogether: the board cannot
+    hash, so every file is copied and nothing is deleted. The board's
+    manifest is only a hint of which files hauntbox wrote.
+    """
+    on_board = hashes or {}
+    hints = _manifest_hints(board_manifest)
     copy, unchanged = [], []
     for f in result.files:
-        if not copy_all and old.get(f.path) == f.sha256:
+        if not copy_all and on_board.get(f.path) == f.sha256:
             unchanged.append(f.path)
         else:
             copy.append(f)
@@ -259,13 +378,18 @@ def make_plan(
     # other file has arrived.
     copy.sort(key=lambda f: (f.path == hb_build.BUILD_INFO_PATH, f.path))
     new_paths = {f.path for f in result.files}
-    stale = sorted(p for p in old if p not in new_paths and p != BOARD_MANIFEST)
+    ours = {p for p, h in hints.items() if on_board.get(p) == h}   # content proves it
+    stale = sorted(p for p in ours if p not in new_paths)
+    kept = sorted(p for p in hints if p not in new_paths and p not in ours
+                  and on_board.get(p) is not None)
     shadows = sorted(
         f.path[:-4] + ".py"
         for f in result.files
         if f.path.endswith(".mpy") and f.path[:-4] + ".py" not in new_paths
+        and on_board.get(f.path[:-4] + ".py") is not None
     )
-    remove = sorted(set(stale) | set(shadows))
+    remove = sorted(set(stale) | {p for p in shadows if p in ours})
+    set_aside = [p for p in shadows if p not in ours]
     dirs = set()
     for f in result.files:
         parts = f.path.split("/")[:-1]
@@ -278,13 +402,16 @@ def make_plan(
         "build": "pending",
         "files": [by_path[p].manifest_entry() for p in sorted(unchanged)],
     }
-    return FlashPlan(
-        copy, unchanged, remove, mkdirs, pending, board_manifest is not None, stale=stale
-    )
+    current = board_manifest == hb_build.load_manifest(result.manifest_path)
+    plan = FlashPlan(copy, unchanged, remove, mkdirs, pending, board_manifest is not None,
+                     stale=stale, set_aside=set_aside, kept=kept)
+    plan.write_manifest = plan.changes_board or not current
+    return plan
 
 
 def prepare_script(plan: FlashPlan) -> str:
-    """MicroPython code (run with mpremote exec) making folders and deleting files."""
+    """MicroPython code (run with mpremote exec): make folders, delete our old
+    files, rename shadowing sources to a free ``.bak`` name."""
     lines = ["import os"]
     if plan.mkdirs:
         lines += [
@@ -302,20 +429,44 @@ def prepare_script(plan: FlashPlan) -> str:
             "    except OSError:",
             "        pass",
         ]
+    if plan.set_aside:
+        lines += [
+            f"for f in {tuple(plan.set_aside)!r}:",
+            "    t = f + '.bak'",
+            "    n = 1",
+            "    while True:",
+            "        try:",
+            "            os.stat(t)",
+            "        except OSError:",
+            "            break",
+            "        t = f + '.bak%d' % n",
+            "        n += 1",
+            "    os.rename(f, t)",
+        ]
     return "\n".join(lines)
 
 
-def plan_steps(plan: FlashPlan, out_dir: Path, pending_path: Path) -> list[list[str]]:
-    """mpremote sub-commands (without ``connect PORT``), in order."""
+def plan_steps(
+    plan: FlashPlan, out_dir: Path, pending_path: Path, final: bool = True
+) -> list[list[str]]:
+    """mpremote sub-commands (without ``connect PORT``), in order.
+
+    ``final``: end with the new manifest (``flash()`` writes it separately,
+    once it has checked the copies on the board).
+    """
     steps: list[list[str]] = []
     if plan.changes_board:
         steps.append(["fs", "cp", str(pending_path), ":" + BOARD_MANIFEST])
     steps.append(["exec", prepare_script(plan)])
     for f in plan.copy:
         steps.append(["fs", "cp", str(out_dir / f.path), ":" + f.path])
-    if plan.changes_board or not plan.had_manifest:
-        steps.append(["fs", "cp", str(out_dir / hb_build.MANIFEST_NAME), ":" + BOARD_MANIFEST])
+    if final and plan.write_manifest:
+        steps.append(manifest_step(out_dir))
     return steps
+
+
+def manifest_step(out_dir: Path) -> list[str]:
+    return ["fs", "cp", str(out_dir / hb_build.MANIFEST_NAME), ":" + BOARD_MANIFEST]
 
 
 def plan_commands(
@@ -325,9 +476,10 @@ def plan_commands(
     pending_path: Path,
     chain: int = 1,
     prefix: Sequence[str] = MPREMOTE,
+    final: bool = True,
 ) -> list[list[str]]:
     """mpremote argv lists for ``plan``; ``chain`` sub-commands per run, joined by ``+``."""
-    steps = plan_steps(plan, out_dir, pending_path)
+    steps = plan_steps(plan, out_dir, pending_path, final=final)
     chain = max(1, chain)
     cmds = []
     for i in range(0, len(steps), chain):
@@ -338,6 +490,22 @@ def plan_commands(
             args.extend(step)
         cmds.append(mpremote(port, *args, prefix=prefix))
     return cmds
+
+
+def verify_copies(
+    runner: Runner, port: str, plan: FlashPlan, prefix: Sequence[str] = MPREMOTE
+) -> None:
+    """Hash the copied files on the board again: each must hold what was built."""
+    got = board_hashes(runner, port, [f.path for f in plan.copy], prefix)
+    if got is None:
+        return  # no hashlib on the board: nothing more to check
+    bad = [f.path for f in plan.copy if got.get(f.path) != f.sha256]
+    if bad:
+        raise FlashError(
+            f"after copying, {len(bad)} file(s) on the board differ from the build "
+            f"(first: {bad[0]}); the board's manifest still lists only files known to be "
+            "right: run `hauntbox flash` again"
+        )
 
 
 def reset_command(port: str, prefix: Sequence[str] = MPREMOTE) -> list[str]:
@@ -460,6 +628,8 @@ class FlashReport:
     unchanged: list[str]
     removed: list[str]
     hello: dict | None
+    set_aside: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
 
 
 def _default_runner() -> Runner:
@@ -485,11 +655,16 @@ def flash(
     line_numbers: bool = False,
 ) -> FlashReport:
     """Build (unless ``result`` is given), copy what changed, reset, check hello."""
+
+    def note(text: str) -> None:
+        # Lines may quote the board (hello, mpremote's output): cleaned.
+        log(clean_lines(text))
+
     if result is None:
         result = hb_build.build(src=src, out=out, game=game, line_numbers=line_numbers)
-    log(f"built {result.build_id}: {len(result.files) + 1} files, {result.total} B")
+    note(f"built {result.build_id}: {len(result.files) + 1} files, {result.total} B")
     if result.total > hb_build.BUDGET_BYTES:
-        log(
+        note(
             f"WARNING: {result.total} B is over the {hb_build.BUDGET_BYTES // 1024} KB budget "
             "(flashing anyway)"
         )
@@ -497,20 +672,29 @@ def flash(
     runner = runner or _default_runner()
 
     board = probe_board(runner, port, prefix)
-    log(f"board on {port}: MicroPython {board.version_text} (mpy {board.mpy_text})")
+    note(f"board on {port}: MicroPython {board.version_text} (mpy {board.mpy_text})")
     board_manifest = read_board_manifest(runner, port, prefix)
     if board_manifest is None:
-        log("no manifest on the board: copying every file")
-    plan = make_plan(result, board_manifest, copy_all=copy_all)
-    log(f"{len(plan.copy)} to copy, {len(plan.unchanged)} unchanged, {len(plan.stale)} to delete")
+        note("no manifest on the board")
+    hashes = board_hashes(runner, port, paths_to_hash(result, board_manifest), prefix)
+    if hashes is None:
+        note("the board cannot hash files (no hashlib): copying every file, deleting none")
+    plan = make_plan(result, board_manifest, hashes, copy_all=copy_all)
+    note(f"{len(plan.copy)} to copy, {len(plan.unchanged)} unchanged (checked by content), "
+        f"{len(plan.remove)} to delete")
+    for path in plan.set_aside:
+        note(f"{path} would shadow {path[:-3]}.mpy: renamed to a .bak name, not deleted")
+    for path in plan.kept:
+        note(f"{path}: listed in the board's manifest but not as hauntbox wrote it: left alone")
 
     pending_path = result.out_dir.parent / f"{result.out_dir.name}.pending-manifest.json"
     pending_path.write_text(json.dumps(plan.pending_manifest, separators=(",", ":")) + "\n")
     try:
-        cmds = plan_commands(plan, port, result.out_dir, pending_path, chain=chain, prefix=prefix)
+        cmds = plan_commands(plan, port, result.out_dir, pending_path, chain=chain,
+                             prefix=prefix, final=False)
         for n, cmd in enumerate(cmds, 1):
             copying = [a[1:] for a in cmd if a.startswith(":") and a != ":" + BOARD_MANIFEST]
-            log(f"[{n}/{len(cmds)}] " + (", ".join(copying) if copying else "board bookkeeping"))
+            note(f"[{n}/{len(cmds)}] " + (", ".join(copying) if copying else "board bookkeeping"))
             res = runner.run(cmd)
             if res.returncode != 0:
                 raise FlashError(
@@ -520,6 +704,13 @@ def flash(
                 )
     finally:
         pending_path.unlink(missing_ok=True)
+    if plan.copy:
+        verify_copies(runner, port, plan, prefix)
+    if plan.write_manifest:
+        res = runner.run(mpremote(port, *manifest_step(result.out_dir), prefix=prefix))
+        if res.returncode != 0:
+            raise FlashError(f"cannot write :{BOARD_MANIFEST} (exit {res.returncode}):\n"
+                             f"{res.output}\nRun `hauntbox flash` again.")
 
     res = runner.run(reset_command(port, prefix))
     if res.returncode != 0:
@@ -529,9 +720,9 @@ def flash(
         )
     hello = None
     if verify:
-        log("reset: waiting for the hello answer")
+        note("reset: waiting for the hello answer")
         hello = verify_hello(port, result.build_id, open_serial=open_serial, **(hello_kwargs or {}))
-        log(f"hello OK: build {hello.get('build')}")
+        note(f"hello OK: build {hello.get('build')}")
     return FlashReport(
         result.build_id,
         port,
@@ -540,6 +731,8 @@ def flash(
         plan.unchanged,
         plan.remove,
         hello,
+        plan.set_aside,
+        plan.kept,
     )
 
 
@@ -609,7 +802,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 0
     except (hb_build.BuildError, ports.PortError, FlashError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print("error: " + clean_lines(str(exc)), file=sys.stderr)
         return 1
 
 

@@ -5,7 +5,10 @@
     hauntbox monitor --json               # one JSON line per event, as received
 
 ``format_event`` turns one event message into a line of text; the console
-uses it for its event pane too.
+uses it for its event pane too. Whatever came from the board is shown with
+its control characters escaped (hauntbox.sanitize): in text mode every line
+goes through ``clean``; in ``--json`` mode each event is printed re-encoded
+as compact ASCII JSON (the same JSON value; ``\\u`` escapes for anything else).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from hauntbox.sanitize import clean, safe_json
 
 FACE_NAMES = {"1": "1", "2": "2", "3": "3", "1a": "1 + arrow", "2a": "2 + arrow",
               "ghost": "the ghost"}
@@ -190,9 +195,9 @@ def run_monitor(port: str | Callable[[], str], json_mode: bool = False, count: i
     gone = [False]
     colours = [DEFAULT_COLOURS]
 
-    def on_line(line: str) -> None:
-        if json_mode and line.startswith('{"ev"'):
-            out(line)
+    def say(text: str) -> None:
+        # Every text line has something from the board in it: cleaned.
+        out(clean(text))
 
     early: list[str] = []       # events that came before the hello answer
     ready = threading.Event()
@@ -202,12 +207,14 @@ def run_monitor(port: str | Callable[[], str], json_mode: bool = False, count: i
     def show(text: str) -> None:
         with lock:
             if ready.is_set():
-                out(text)
+                say(text)
             else:
                 early.append(text)
 
     def on_event(msg: dict) -> None:
-        if not json_mode:
+        if json_mode:
+            out(safe_json(msg))
+        else:
             text = format_event(msg, colours[0])
             if text is not None:
                 show(text)
@@ -217,29 +224,29 @@ def run_monitor(port: str | Callable[[], str], json_mode: bool = False, count: i
 
     def on_status(status: str, detail: str) -> None:
         if status in ("lost", "reconnecting", "gone") and not json_mode:
-            out(f"-- {status}: {detail} --")
+            say(f"-- {status}: {detail} --")
         if status == "gone":
             gone[0] = True
             done.set()
 
     def on_resync(h: dict, st: dict) -> None:
         if not json_mode:
-            out(f"-- reconnected: build {h.get('build')}, game {h.get('game')} --")
+            say(f"-- reconnected: build {h.get('build')}, game {h.get('game')} --")
 
     kw: dict = {}
     if open_serial is not None:
         kw["open_serial"] = open_serial
     c = Client(port, on_event=on_event, on_status=on_status, on_resync=on_resync,
-               on_line=on_line, timeout=timeout, **kw)
+               timeout=timeout, **kw)
     try:
         h = c.connect()
     except ClientError as exc:
-        print(f"hauntbox monitor: {exc}", file=sys.stderr)
+        print(clean(f"hauntbox monitor: {exc}"), file=sys.stderr)
         return 1
     assert h is not None
     colours[0] = game_colours(h.get("game"))
     if not json_mode:
-        out(f"-- {c.port}: hauntbox firmware {h.get('firmware')}, build {h.get('build')}, "
+        say(f"-- {c.port}: hauntbox firmware {h.get('firmware')}, build {h.get('build')}, "
             f"protocol {h.get('proto')}, game {h.get('game')} --")
         from hauntbox.client import health_summary
         health = health_summary(h)
@@ -247,7 +254,7 @@ def run_monitor(port: str | Callable[[], str], json_mode: bool = False, count: i
             out(f"-- {health} --")
     with lock:
         for text in early:
-            out(text)
+            say(text)
         ready.set()
     try:
         c.events(True)
@@ -256,7 +263,7 @@ def run_monitor(port: str | Callable[[], str], json_mode: bool = False, count: i
     except KeyboardInterrupt:
         pass
     except ClientError as exc:
-        print(f"hauntbox monitor: {exc}", file=sys.stderr)
+        print(clean(f"hauntbox monitor: {exc}"), file=sys.stderr)
         return 1
     finally:
         c.close()

@@ -1,44 +1,50 @@
 """Check the machine-readable pin maps (``firmware/boards/*.json``) of the builds.
 
-``validate(pinmap)`` returns a list of problems (empty when the map is fine);
-``main(argv)`` is ``hauntbox pins [FILE ...]``: it prints a table of every pin
-(name, GPIO, header pin, kind, PWM slice/channel or I2C role, part) and the
-problems, and exits 1 if any map has a problem.
+``validate(pinmap, build=None)`` returns a list of problems (empty when the map
+is fine), each ``"<key>: <problem>"`` naming the key as the file spells it
+(``pins.beam3``, ``pixels.count``); ``main(argv)`` is ``hauntbox pins [FILE
+...]``: it prints a table of every pin (name, GPIO, header pin, kind, PWM
+slice/channel or I2C role, part) and the problems, and exits 1 if any map has
+a problem. ``hauntbox flash`` (through ``hauntbox.build``) refuses to build
+firmware whose maps have a problem.
 
-What is checked (Raspberry Pi Pico / Pico W / Pico 2, RP2040 or RP2350):
+One source of the rules: the rules the firmware itself depends on are in
+``firmware/pinmap_check.py``, which the board runs at boot before it touches
+a pin (a bad map there keeps the game off with a fault naming the key, see
+docs/flashing.md); this module loads that same file and adds the wiring
+advice only a person needs:
 
-* required keys (``build``, ``board``, ``pins``; per pin ``gpio``, ``kind``,
-  ``part``) and valid values (kinds, pulls, active levels, frequencies);
-* each GPIO used once, and only GPIOs the Pico brings out on its header
-  (GP0-GP22, GP26-GP28); GP23, GP24, GP25 and GP29 are wired on the board
-  itself and are refused with the reason;
-* PWM: pins on the same slice (``(gpio >> 1) & 7``, channel A for even GPIOs,
-  B for odd) share one counter, so they must run at the same frequency, and two
-  PWM pins on the same slice *and* channel would output the same signal;
-* I2C: SDA/SCL on GPIOs that can carry the declared controller (I2C0/I2C1), one
-  SDA and one SCL per bus used; devices (``i2c`` block) on a bus that has pins,
-  addresses 0x08-0x77 (MCP23017/MCP23008: 0x20-0x27), unique per bus, and each
-  ``int_pin`` naming an input pin of the map;
-* NeoPixels: a ``pixels`` block with a positive ``count``; the brightness cap
-  ``budget_ma / (count * max_ma_per_led)`` (computed as the firmware's
-  ``max_brightness`` does) and any brightness the map asks for within it, so
-  ``count * max_ma_per_led * brightness <= budget_ma``; segment starts
-  (``*_from``) inside the chain;
-* servo block: pulse limits within the drivers' hard limits (0.5-2.5 ms), stop
-  and forward pulses within the calibrated limits, and the ``servo`` pin a
-  50 Hz PWM pin.
+* shared (firmware/pinmap_check.py): required keys and types of every pin
+  (``gpio``, ``kind``; ``pull``, ``active``, ``freq``, ``bus`` where they
+  apply), GPIOs the RP2040 has and the Pico does not wire to itself (GP23,
+  GP24, GP25 and GP29 are refused with the reason), each GPIO used once, I2C
+  pins on GPIOs that can carry their controller and one SDA/SCL per bus, ADC
+  pins, the pins each build opens (beams, notch, servo, buttons, the LED
+  chains, the expanders' INT lines), numbers within limits (at most 256 LEDs
+  a chain, no negative or zero times, servo pulses within 0.5-2.5 ms with
+  min < stop/forward < max), LED segments inside their chain, I2C devices
+  (addresses 0x08-0x77, unique per bus) and the Haunted House expander inputs
+  and sensor table; a file nested more than 8 levels deep is refused unread;
+* here: a ``part`` text for every pin, pull against active level, PWM pins on
+  one slice (``(gpio >> 1) & 7``, channel A for even GPIOs, B for odd: one
+  counter, so one frequency; the same slice *and* channel would output the
+  same signal), the address range of known I2C chips (MCP23017/MCP23008:
+  0x20-0x27), a brightness the map asks for within the LED current budget
+  (``count * max_ma_per_led * brightness <= budget_ma``; the cap is computed
+  as the firmware's ``max_brightness`` does).
 
 Shape of the I2C parts (the Haunted House build)::
 
     "pins": {"sda": {"gpio": 4, "kind": "i2c_sda", "bus": 0, "part": "..."},
              "scl": {"gpio": 5, "kind": "i2c_scl", "bus": 0, "part": "..."},
              "mcp1_int": {"gpio": 6, "kind": "input", "pull": "up", "active": 0, ...}},
-    "i2c": {"freq": 400000,
+    "i2c": {"buses": [{"bus": 0, "sda": "sda", "scl": "scl", "freq": 400000}],
             "devices": [{"name": "mcp1", "addr": 32, "bus": 0, "kind": "mcp23017",
-                         "int_pin": "mcp1_int"}]}
+                         "int_pin": "mcp1_int", "inputs": {"line": "A0"}}]}
 
-(``"i2c"`` may also be the device list itself; ``addr`` may be an int or a hex
-string such as ``"0x20"``.)
+(For a map of another build ``"i2c"`` may also be the device list itself or
+``{"freq", "devices"}``; ``addr`` may be an int or a hex string such as
+``"0x20"``.)
 
 Run it as ``hauntbox pins`` or ``python -m hauntbox.pinmap`` (with
 ``PYTHONPATH=host``).
@@ -47,29 +53,45 @@ Run it as ``hauntbox pins`` or ``python -m hauntbox.pinmap`` (with
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import math
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeGuard
+
+from hauntbox.sanitize import clean, clean_lines
 
 #: Repository root: host/hauntbox/pinmap.py -> parents[2].
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: Folder of the pin maps checked by default.
 BOARDS_DIR = REPO_ROOT / "firmware" / "boards"
+#: The rules the firmware checks at boot: the one source of the shared checks.
+RULES_PATH = REPO_ROOT / "firmware" / "pinmap_check.py"
+
+
+def _load_rules() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("hauntbox_pinmap_rules", RULES_PATH)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+#: firmware/pinmap_check.py, loaded from its file (the firmware is not a package here).
+RULES = _load_rules()
 
 #: Boards with the Pico's 40-pin header (same GPIO numbering and header pins).
-BOARDS = ("pico", "pico_w", "pico2", "pico2_w")
+BOARDS = RULES.BOARDS
+#: Builds the firmware has (each checked with its own required pins and blocks).
+BUILDS = tuple(sorted(RULES.BUILDS))
 
 #: GPIOs the Pico brings out on its header.
 HEADER_GPIOS = frozenset(list(range(0, 23)) + [26, 27, 28])
 
 #: GPIOs of the chip the Pico uses on the board itself, with the reason.
-RESERVED_GPIOS = {
-    23: "GP23 drives the SMPS power-save pin on the Pico (not on the header)",
-    24: "GP24 senses VBUS (USB power present) on the Pico (not on the header)",
-    25: "GP25 drives the on-board LED (not on the header)",
-    29: "GP29 measures VSYS/3 through ADC3 on the Pico (not on the header)",
-}
+RESERVED_GPIOS = RULES.RESERVED
 
 #: Physical header pin of each GPIO (pin 1 is GP0, next to the USB socket).
 HEADER_PIN = {
@@ -79,19 +101,12 @@ HEADER_PIN = {
 }
 
 #: Pin kinds understood by firmware/board.py and the drivers.
-KINDS = ("input", "output", "pwm", "neopixel", "i2c_sda", "i2c_scl", "adc")
-
-#: Keys a pin entry may have.
-PIN_KEYS = frozenset({"gpio", "kind", "part", "pull", "active", "freq", "optional", "bus",
-                      "comment", "note"})
+KINDS = RULES.KINDS
 
 #: GPIOs that can carry each I2C controller's SDA / SCL.
-I2C_SDA = {0: (0, 4, 8, 12, 16, 20), 1: (2, 6, 10, 14, 18, 26)}
-I2C_SCL = {0: (1, 5, 9, 13, 17, 21), 1: (3, 7, 11, 15, 19, 27)}
+I2C_SDA = dict(enumerate(RULES.I2C_SDA))
+I2C_SCL = dict(enumerate(RULES.I2C_SCL))
 
-#: 7-bit addresses outside this range are reserved by the I2C specification.
-I2C_ADDR_MIN = 0x08
-I2C_ADDR_MAX = 0x77
 #: Address ranges fixed by a device's address pins.
 I2C_KIND_ADDR = {
     "mcp23017": (0x20, 0x27),
@@ -99,20 +114,12 @@ I2C_KIND_ADDR = {
     "ht16k33": (0x70, 0x77),
     "ssd1306": (0x3C, 0x3D),
 }
-#: RP2040 I2C: standard, fast and fast-mode plus.
-I2C_MAX_FREQ = 1_000_000
 
 #: GPIOs with an ADC input on the header.
-ADC_GPIOS = (26, 27, 28)
+ADC_GPIOS = RULES.ADC_GPIOS
 
-#: PWM frequency range of the RP2040 at 125 MHz (8-bit divider, 16-bit counter).
-PWM_MIN_HZ = 8
-PWM_MAX_HZ = 62_500_000
 #: The servo drivers always run their PWM at this frequency (drivers/servo.py).
 SERVO_HZ = 50
-#: Hard limits of any hobby servo pulse (drivers/servo.py ABS_MIN_NS/ABS_MAX_NS).
-SERVO_ABS_MIN_NS = 500_000
-SERVO_ABS_MAX_NS = 2_500_000
 
 #: Defaults the firmware uses when the pixels block leaves them out.
 DEFAULT_MA_PER_LED = 60
@@ -156,14 +163,7 @@ def _is_num(v: Any) -> bool:
 
 def parse_addr(v: Any) -> int | None:
     """An I2C address from an int or a string ("0x20", "32"); None if neither."""
-    if _is_int(v):
-        return v
-    if isinstance(v, str):
-        try:
-            return int(v, 0)
-        except ValueError:
-            return None
-    return None
+    return RULES.parse_addr(v)
 
 
 def _pin_gpio(spec: Any) -> int | None:
@@ -176,92 +176,29 @@ def _pin_gpio(spec: Any) -> int | None:
 # checks
 
 
-def _check_pin(name: str, spec: Any, out: list[str]) -> None:
-    if not isinstance(spec, dict):
-        out.append("pin %r: must be an object with gpio, kind and part" % name)
-        return
-    for key in ("gpio", "kind", "part"):
-        if key not in spec:
-            out.append("pin %r: missing required key %r" % (name, key))
-    for key in sorted(set(spec) - PIN_KEYS):
-        out.append("pin %r: unknown key %r (allowed: %s)" % (name, key, ", ".join(sorted(PIN_KEYS))))
-    if "part" in spec and not (isinstance(spec["part"], str) and spec["part"].strip()):
-        out.append("pin %r: part must be a non-empty text naming the part it is wired to" % name)
-    if "optional" in spec and not isinstance(spec["optional"], bool):
-        out.append("pin %r: optional must be true or false" % name)
+def _name(n: Any) -> str:
+    return str(RULES.key("pins", n))
 
-    gpio = spec.get("gpio")
-    if "gpio" in spec:
-        if not _is_int(gpio):
-            out.append("pin %r: gpio must be a whole number, not %r" % (name, gpio))
-            gpio = None
-        elif gpio in RESERVED_GPIOS:
-            out.append("pin %r: %s cannot be used: %s" % (name, gp(gpio), RESERVED_GPIOS[gpio]))
-        elif gpio < 0 or gpio > 29:
-            out.append("pin %r: %s does not exist (the RP2040 has GP0-GP29; the Pico header "
-                       "brings out GP0-GP22 and GP26-GP28)" % (name, gp(gpio)))
-        elif gpio not in HEADER_GPIOS:  # pragma: no cover - every 0..29 is header or reserved
-            out.append("pin %r: %s is not on the Pico header" % (name, gp(gpio)))
 
-    kind = spec.get("kind")
-    if "kind" in spec and kind not in KINDS:
-        out.append("pin %r: unknown kind %r (valid kinds: %s)" % (name, kind, ", ".join(KINDS)))
-        return
-
-    if "pull" in spec and spec["pull"] not in ("up", "down", None):
-        out.append("pin %r: pull must be \"up\", \"down\" or null, not %r" % (name, spec["pull"]))
-    if "active" in spec and (not _is_int(spec["active"]) or spec["active"] not in (0, 1)):
-        out.append("pin %r: active must be 0 (active low) or 1 (active high), not %r"
-                   % (name, spec["active"]))
-    if kind == "input":
+def _check_pin_docs(pins: dict, out: list[str]) -> None:
+    # For people: what each pin is wired to, and pulls that read as active.
+    for name, spec in pins.items():
+        if not isinstance(spec, dict):
+            continue
+        path = _name(name)
+        if "part" not in spec:
+            out.append("%s: missing required key 'part' (what the pin is wired to)" % path)
+        elif not (isinstance(spec["part"], str) and spec["part"].strip()):
+            out.append("%s.part: must be a non-empty text naming the part it is wired to" % path)
+        if spec.get("kind") != "input":
+            continue
         pull, active = spec.get("pull"), spec.get("active", 0)
         if pull == "down" and active == 0:
-            out.append("pin %r: pull down with active low (active 0) reads as active whenever "
-                       "nothing drives the line" % name)
+            out.append("%s: pull down with active low (active 0) reads as active whenever "
+                       "nothing drives the line" % path)
         if pull == "up" and active == 1:
-            out.append("pin %r: pull up with active high (active 1) reads as active whenever "
-                       "nothing drives the line" % name)
-    elif kind is not None:
-        for key in ("pull", "active"):
-            if key in spec and kind not in ("i2c_sda", "i2c_scl"):
-                out.append("pin %r: %r only applies to input pins, not %s" % (name, key, kind))
-
-    if "freq" in spec and kind != "pwm":
-        out.append("pin %r: freq only applies to pwm pins, not %s" % (name, kind))
-    if kind == "pwm":
-        freq = spec.get("freq", SERVO_HZ)
-        if not _is_int(freq) or not (PWM_MIN_HZ <= freq <= PWM_MAX_HZ):
-            out.append("pin %r: PWM freq must be a whole number of Hz within %d..%d, not %r"
-                       % (name, PWM_MIN_HZ, PWM_MAX_HZ, freq))
-
-    if kind in ("i2c_sda", "i2c_scl"):
-        bus = spec.get("bus")
-        role = "SDA" if kind == "i2c_sda" else "SCL"
-        if not _is_int(bus) or bus not in (0, 1):
-            out.append("pin %r: %s needs \"bus\": 0 or 1 (I2C0 or I2C1), not %r" % (name, kind, bus))
-        elif _is_int(gpio) and gpio in HEADER_GPIOS:
-            allowed = (I2C_SDA if role == "SDA" else I2C_SCL)[bus]
-            if gpio not in allowed:
-                can = i2c_roles(gpio)
-                out.append("pin %r: %s cannot carry I2C%d %s (it can carry %s); I2C%d %s pins: %s"
-                           % (name, gp(gpio), bus, role, " or ".join(can) if can else "no I2C",
-                              bus, role, ", ".join(gp(g) for g in allowed)))
-    elif "bus" in spec:
-        out.append("pin %r: bus only applies to i2c_sda/i2c_scl pins, not %s" % (name, kind))
-
-    if kind == "adc" and _is_int(gpio) and gpio in HEADER_GPIOS and gpio not in ADC_GPIOS:
-        out.append("pin %r: %s has no ADC input (ADC pins: GP26, GP27, GP28)" % (name, gp(gpio)))
-
-
-def _check_duplicates(pins: dict, out: list[str]) -> None:
-    users: dict[int, list[str]] = {}
-    for name, spec in pins.items():
-        g = _pin_gpio(spec)
-        if g is not None:
-            users.setdefault(g, []).append(name)
-    for g in sorted(users):
-        if len(users[g]) > 1:
-            out.append("%s is used twice: by %s" % (gp(g), " and ".join(repr(n) for n in users[g])))
+            out.append("%s: pull up with active high (active 1) reads as active whenever "
+                       "nothing drives the line" % path)
 
 
 def _check_pwm(pins: dict, out: list[str]) -> None:
@@ -280,235 +217,83 @@ def _check_pwm(pins: dict, out: list[str]) -> None:
                 if a[1] == b[1]:
                     continue  # same GPIO twice: reported as a duplicate
                 if a[2] == b[2]:
-                    out.append("PWM pins %r (%s) and %r (%s) are both on PWM slice %d channel %s: "
-                               "they would output the same signal; move one to another slice"
-                               % (a[0], gp(a[1]), b[0], gp(b[1]), sl, a[2]))
+                    out.append("%s: PWM pins %s (%s) and %s (%s) are both on PWM slice %d "
+                               "channel %s: they would output the same signal; move one to "
+                               "another slice" % (_name(b[0]), a[0], gp(a[1]), b[0], gp(b[1]),
+                                                  sl, a[2]))
                 elif a[3] != b[3]:
-                    out.append("PWM pins %r (%s, %s Hz) and %r (%s, %s Hz) share PWM slice %d "
-                               "(channels %s and %s), which has one frequency; use the same "
+                    out.append("%s: PWM pins %s (%s, %s Hz) and %s (%s, %s Hz) share PWM slice "
+                               "%d (channels %s and %s), which has one frequency; use the same "
                                "frequency or another slice"
-                               % (a[0], gp(a[1]), a[3], b[0], gp(b[1]), b[3], sl, a[2], b[2]))
+                               % (_name(b[0]), a[0], gp(a[1]), a[3], b[0], gp(b[1]), b[3], sl,
+                                  a[2], b[2]))
 
 
-def _i2c_devices(pinmap: dict, out: list[str]) -> list:
+def _i2c_devices(pinmap: dict) -> list:
     block = pinmap.get("i2c")
-    if block is None:
-        return []
     if isinstance(block, list):
         return block
-    if isinstance(block, dict):
-        freq = block.get("freq")
-        if freq is not None and (not _is_int(freq) or not (0 < freq <= I2C_MAX_FREQ)):
-            out.append("i2c: freq must be a whole number of Hz within 1..%d, not %r"
-                       % (I2C_MAX_FREQ, freq))
-        devices = block.get("devices", [])
-        if isinstance(devices, list):
-            return devices
-    out.append("i2c: must be a list of devices or an object with a \"devices\" list")
+    if isinstance(block, dict) and isinstance(block.get("devices"), list):
+        return block["devices"]
     return []
 
 
-def _check_i2c(pinmap: dict, pins: dict, out: list[str]) -> None:
-    # Buses: one SDA and one SCL each.
-    buses: dict[int, dict[str, list[str]]] = {}
-    for name, spec in pins.items():
-        if not isinstance(spec, dict) or spec.get("kind") not in ("i2c_sda", "i2c_scl"):
-            continue
-        bus = spec.get("bus")
-        if not _is_int(bus) or bus not in (0, 1):
-            continue  # reported per pin
-        role = "sda" if spec["kind"] == "i2c_sda" else "scl"
-        buses.setdefault(bus, {"sda": [], "scl": []})[role].append(name)
-    for bus in sorted(buses):
-        for role in ("sda", "scl"):
-            got = buses[bus][role]
-            if not got:
-                other = buses[bus]["scl" if role == "sda" else "sda"]
-                out.append("I2C%d has %s %s but no %s pin: both pins of a bus must be on the same "
-                           "controller (add an i2c_%s pin with \"bus\": %d)"
-                           % (bus, role == "sda" and "SCL" or "SDA",
-                              ", ".join(repr(n) for n in other), role.upper(), role, bus))
-            elif len(got) > 1:
-                out.append("I2C%d has more than one %s pin: %s"
-                           % (bus, role.upper(), ", ".join(repr(n) for n in got)))
-
-    devices = _i2c_devices(pinmap, out)
-    seen_names: set[str] = set()
-    seen_addr: dict[tuple[int, int], str] = {}
-    for k, dev in enumerate(devices):
+def _check_i2c_kinds(pinmap: dict, out: list[str]) -> None:
+    # Chips answer only at the addresses their address pins can select.
+    for k, dev in enumerate(_i2c_devices(pinmap)):
         if not isinstance(dev, dict):
-            out.append("i2c device #%d: must be an object with name, addr, bus, kind" % (k + 1))
             continue
-        raw_name = dev.get("name")
-        label = raw_name if isinstance(raw_name, str) else "#%d" % (k + 1)
-        for key in ("name", "addr", "bus", "kind"):
-            if key not in dev:
-                out.append("i2c device %r: missing required key %r" % (label, key))
-        if "name" in dev:
-            if not isinstance(dev["name"], str) or not dev["name"]:
-                out.append("i2c device #%d: name must be a non-empty text" % (k + 1))
-            elif dev["name"] in seen_names:
-                out.append("i2c device %r: name used twice" % label)
-            else:
-                seen_names.add(dev["name"])
-        kind = dev.get("kind")
-        if "kind" in dev and not (isinstance(kind, str) and kind):
-            out.append("i2c device %r: kind must be a non-empty text such as \"mcp23017\"" % label)
-            kind = None
-        bus = dev.get("bus")
-        if "bus" in dev:
-            if not _is_int(bus) or bus not in (0, 1):
-                out.append("i2c device %r: bus must be 0 or 1, not %r" % (label, bus))
-                bus = None
-            elif bus not in buses:
-                out.append("i2c device %r: bus I2C%d has no i2c_sda/i2c_scl pins in the map"
-                           % (label, bus))
-        if "addr" in dev:
-            addr = parse_addr(dev["addr"])
-            if addr is None:
-                out.append("i2c device %r: addr must be a number such as 32 or \"0x20\", not %r"
-                           % (label, dev["addr"]))
-            elif not (I2C_ADDR_MIN <= addr <= I2C_ADDR_MAX):
-                out.append("i2c device %r: address 0x%02X is outside 0x%02X-0x%02X (the other "
-                           "7-bit addresses are reserved)" % (label, addr, I2C_ADDR_MIN, I2C_ADDR_MAX))
-            else:
-                lo_hi = I2C_KIND_ADDR.get(kind.lower()) if isinstance(kind, str) else None
-                if lo_hi and not (lo_hi[0] <= addr <= lo_hi[1]):
-                    out.append("i2c device %r: a %s answers only at 0x%02X-0x%02X, not 0x%02X"
-                               % (label, kind, lo_hi[0], lo_hi[1], addr))
-                if _is_int(bus) and bus in (0, 1):
-                    first = seen_addr.get((bus, addr))
-                    if first is not None:
-                        out.append("i2c devices %r and %r both use address 0x%02X on I2C%d"
-                                   % (first, label, addr, bus))
-                    else:
-                        seen_addr[(bus, addr)] = label
-        if "int_pin" in dev:
-            ip = dev["int_pin"]
-            if not isinstance(ip, str) or ip not in pins:
-                out.append("i2c device %r: int_pin %r is not a pin of the map" % (label, ip))
-            elif not isinstance(pins[ip], dict) or pins[ip].get("kind") != "input":
-                out.append("i2c device %r: int_pin %r must be an input pin, but it is %s"
-                           % (label, ip, pins[ip].get("kind") if isinstance(pins[ip], dict) else "invalid"))
+        kind, addr = dev.get("kind"), parse_addr(dev.get("addr"))
+        lo_hi = I2C_KIND_ADDR.get(kind.lower()) if isinstance(kind, str) else None
+        if lo_hi and addr is not None and 0x08 <= addr <= 0x77 \
+                and not lo_hi[0] <= addr <= lo_hi[1]:
+            out.append("i2c.devices[%d].addr: a %s answers only at 0x%02X-0x%02X, not 0x%02X"
+                       % (k, kind, lo_hi[0], lo_hi[1], addr))
 
 
-def _check_pixels(pinmap: dict, pins: dict, out: list[str]) -> None:
+def _check_budget(pinmap: dict, pins: dict, out: list[str]) -> None:
     has_np = any(isinstance(s, dict) and s.get("kind") == "neopixel" for s in pins.values())
     px = pinmap.get("pixels")
-    if px is None:
-        if has_np:
-            out.append("a neopixel pin needs a \"pixels\" block with count, max_ma_per_led and "
-                       "budget_ma")
-        return
     if not isinstance(px, dict):
-        out.append("pixels: must be an object with count, max_ma_per_led and budget_ma")
         return
     if not has_np:
         out.append("pixels: block present but no pin has kind \"neopixel\"")
     count = px.get("count")
-    if not _is_int(count) or count <= 0:
-        out.append("pixels: count must be a positive whole number, not %r" % (count,))
-        return
-    ok = True
-    for key, default in (("max_ma_per_led", DEFAULT_MA_PER_LED), ("budget_ma", DEFAULT_BUDGET_MA)):
-        v = px.get(key, default)
-        if not _is_num(v) or v <= 0:
-            out.append("pixels: %s must be a positive number of mA, not %r" % (key, v))
-            ok = False
-    if "order" in px and px["order"] not in ("RGB", "GRB", "RGBW", "GRBW", "BRG", "RBG"):
-        out.append("pixels: unknown colour order %r" % (px["order"],))
-    for key in sorted(px):
-        if key.endswith("_from"):
-            v = px[key]
-            if not _is_int(v) or not (0 <= v < count):
-                out.append("pixels: %s = %r is outside the chain (0..%d)" % (key, v, count - 1))
-    if not ok:
-        return
-    cap = implied_cap(px)
     ma = px.get("max_ma_per_led", DEFAULT_MA_PER_LED)
     budget = px.get("budget_ma", DEFAULT_BUDGET_MA)
+    if not (_is_int(count) and count > 0 and _is_num(ma) and _is_num(budget) and ma > 0
+            and budget > 0 and math.isfinite(ma) and math.isfinite(budget)):
+        return  # reported by the shared rules
+    cap = implied_cap(px)
     for key in ("max_brightness", "brightness"):
-        if key not in px:
-            continue
-        b = px[key]
-        if not _is_num(b) or not (0 <= b <= 1):
-            out.append("pixels: %s must be within 0..1, not %r" % (key, b))
-        elif count * ma * b > budget + 1e-9:
-            out.append("pixels: %s %.3g is over the current budget: %d LEDs x %g mA x %.3g = "
+        b = px.get(key)
+        if _is_num(b) and 0 <= b <= 1 and count * ma * b > budget + 1e-9:
+            out.append("pixels.%s: %.3g is over the current budget: %d LEDs x %g mA x %.3g = "
                        "%.0f mA > budget_ma %g (cap %.3f)"
                        % (key, b, count, ma, b, count * ma * b, budget, cap))
 
 
-def _check_servo(pinmap: dict, pins: dict, out: list[str]) -> None:
-    sv = pinmap.get("servo")
-    if sv is None:
-        return
-    if not isinstance(sv, dict):
-        out.append("servo: must be an object")
-        return
-    spec = pins.get("servo")
-    if not isinstance(spec, dict):
-        out.append("servo: block present but the map has no pin named \"servo\"")
-    elif spec.get("kind") != "pwm":
-        out.append("pin 'servo': must have kind \"pwm\", not %r" % (spec.get("kind"),))
-    elif spec.get("freq", SERVO_HZ) != SERVO_HZ:
-        out.append("pin 'servo': freq must be %d Hz (the servo drivers always run at %d Hz), "
-                   "not %r" % (SERVO_HZ, SERVO_HZ, spec.get("freq")))
-    if "type" in sv and sv["type"] not in ("continuous", "ratchet"):
-        out.append("servo: type must be \"continuous\" or \"ratchet\", not %r" % (sv["type"],))
-    vals = {}
-    for key, default in (("min_ns", 1_000_000), ("max_ns", 2_000_000)):
-        v = sv.get(key, default)
-        if not _is_int(v) or not (SERVO_ABS_MIN_NS <= v <= SERVO_ABS_MAX_NS):
-            out.append("servo: %s must be within %d..%d ns (0.5-2.5 ms), not %r"
-                       % (key, SERVO_ABS_MIN_NS, SERVO_ABS_MAX_NS, v))
-            return
-        vals[key] = v
-    lo, hi = vals["min_ns"], vals["max_ns"]
-    if not lo < hi:
-        out.append("servo: min_ns %d must be below max_ns %d" % (lo, hi))
-        return
-    for key in ("stop_ns", "forward_ns"):
-        if key in sv:
-            v = sv[key]
-            if not _is_int(v) or not (lo <= v <= hi):
-                out.append("servo: %s must lie within min_ns..max_ns (%d..%d), not %r"
-                           % (key, lo, hi, v))
-    if sv.get("type", "continuous") == "continuous" and sv.get("stop_ns") is not None \
-            and sv.get("stop_ns") == sv.get("forward_ns"):
-        out.append("servo: forward_ns equals stop_ns: the tower would never turn")
-    rc = sv.get("ratchet")
-    if isinstance(rc, dict):
-        for key in ("rest_deg", "push_deg"):
-            if key in rc and (not _is_num(rc[key]) or not (0 <= rc[key] <= 180)):
-                out.append("servo: ratchet %s must be within 0..180 degrees, not %r"
-                           % (key, rc[key]))
+def expected_build(path: Path) -> str | None:
+    """The build a board loads ``path`` for (by its file name), or None for another name."""
+    name = path.stem.replace("_", "-")
+    return name if name in RULES.BUILDS else None
 
 
-def validate(pinmap: Any) -> list[str]:
-    """Every problem of a pin map, as clear sentences naming the pin; [] if it is fine."""
-    out: list[str] = []
-    if not isinstance(pinmap, dict):
-        return ["the pin map must be a JSON object"]
-    for key in ("build", "board", "pins"):
-        if key not in pinmap:
-            out.append("missing required top-level key %r" % key)
-    if "build" in pinmap and not (isinstance(pinmap["build"], str) and pinmap["build"]):
-        out.append("build must be a non-empty text naming the build")
-    if "board" in pinmap and pinmap["board"] not in BOARDS:
-        out.append("board %r is not supported (the checks are for %s)"
-                   % (pinmap["board"], ", ".join(BOARDS)))
-    pins = pinmap.get("pins", {})
-    if not isinstance(pins, dict) or ("pins" in pinmap and not pins):
-        out.append("pins must be a non-empty object of name -> pin")
-        pins = pins if isinstance(pins, dict) else {}
-    for name, spec in pins.items():
-        _check_pin(name, spec, out)
-    _check_duplicates(pins, out)
+def validate(pinmap: Any, build: str | None = None) -> list[str]:
+    """Every problem of a pin map, each "<key>: <problem>"; [] if it is fine.
+
+    ``build``: the build the map is for (``hauntbox flash`` and the board take
+    it from the file name); None: the map's own ``build`` key.
+    """
+    out = [str(p) for p in RULES.check(pinmap, build)]
+    if not isinstance(pinmap, dict) or not RULES.depth_ok(pinmap):
+        return out
+    pins = pinmap.get("pins")
+    pins = pins if isinstance(pins, dict) else {}
+    _check_pin_docs(pins, out)
     _check_pwm(pins, out)
-    _check_i2c(pinmap, pins, out)
-    _check_pixels(pinmap, pins, out)
-    _check_servo(pinmap, pins, out)
+    _check_i2c_kinds(pinmap, out)
+    _check_budget(pinmap, pins, out)
     return out
 
 
@@ -562,11 +347,7 @@ def format_table(pinmap: dict) -> str:
         if k == 0:
             lines.append("  ".join("-" * w for w in widths) + "  " + "-" * 4)
     lines = [ln.rstrip() for ln in lines]
-    devices = []
-    try:
-        devices = _i2c_devices(pinmap, [])
-    except Exception:  # noqa: BLE001 - the table never fails on a broken map
-        devices = []
+    devices = _i2c_devices(pinmap)
     if devices:
         lines.append("")
         lines.append("I2C devices:")
@@ -605,16 +386,28 @@ def _display(path: Path) -> str:
 
 
 def check_file(path: Path) -> tuple[dict | None, list[str]]:
-    """(pin map or None, problems) for one file."""
+    """(pin map or None, problems) for one file; never raises on what the file holds."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         return None, ["cannot read %s: %s" % (path, e.strerror or e)]
+    except UnicodeDecodeError as e:
+        return None, ["not UTF-8 text (%s at byte %d)" % (e.reason, e.start)]
     try:
         pm = json.loads(text)
     except json.JSONDecodeError as e:
         return None, ["not valid JSON: %s (line %d, column %d)" % (e.msg, e.lineno, e.colno)]
-    return pm, validate(pm)
+    except RecursionError:
+        return None, ["the pin map nests more than %d levels deep" % RULES.MAX_DEPTH]
+    except ValueError as e:  # e.g. a number too long to convert
+        return None, ["not valid JSON: %s" % e]
+    return pm, validate(pm, expected_build(path))
+
+
+def first_problem(problems: list[str]) -> str:
+    """One line for a map with problems: the first, and how many more."""
+    more = len(problems) - 1
+    return problems[0] + (" (+%d more: run hauntbox pins)" % more if more > 0 else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -640,14 +433,14 @@ def main(argv: list[str] | None = None) -> int:
         if k:
             print()
         build = pm.get("build") if isinstance(pm, dict) else None
-        print("== %s%s ==" % (_display(path), " (%s)" % build if build else ""))
-        if pm is not None and not args.quiet:
-            print(format_table(pm))
+        print(clean("== %s%s ==" % (_display(path), " (%s)" % build if build else "")))
+        if pm is not None and not args.quiet and RULES.depth_ok(pm):
+            print(clean_lines(format_table(pm)))
         if problems:
             bad += 1
             print("%d problem%s:" % (len(problems), "" if len(problems) == 1 else "s"))
             for p in problems:
-                print("  - " + p)
+                print("  - " + clean(p))
         else:
             print("OK: no problems")
     if len(files) > 1:

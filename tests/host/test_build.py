@@ -30,7 +30,8 @@ SMALL_TREE = {
     "games/main.py": "# not top level: compiled\nX = 3\n",
     "rules/rng.py": "class Rng:\n    __slots__ = ('s',)\n",
     "data/table.json": '{"a": [1, 2, 3]}\n',
-    "boards/pico.json": '{"led": 25}\n',
+    "boards/pico.json": '{"build": "test", "board": "pico",\n'
+                        ' "pins": {"led": {"gpio": 2, "kind": "output", "part": "LED"}}}\n',
     "games/tests/test_loop.py": "assert False\n",
     "rules/test_rng.py": "assert False\n",
     "rules/__pycache__/rng.cpython-311.pyc": "junk",
@@ -142,6 +143,7 @@ def test_rules_for_what_is_shipped(tmp_path):
         "boards/pico.json",
         "boot.py",
         "data/build.json",
+        "data/pinmaps_checked.json",
         "data/table.json",
         "games/__init__.mpy",
         "games/loop.mpy",

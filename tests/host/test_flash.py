@@ -6,7 +6,10 @@ with ``+``), so the tests check the resulting board contents, not only the
 command text.
 """
 
+import binascii
 import builtins
+import hashlib
+import io
 import json
 import shlex
 import subprocess
@@ -60,6 +63,8 @@ class FakeBoard:
         self.fail_on_copy = fail_on_copy  # n: the n-th `fs cp` to a file fails
         self.copies = 0
         self.resets = 0
+        self.execs = 0
+        self.has_hashlib = True
         self.calls: list[list[str]] = []
 
     def _add_parents(self, path):
@@ -117,7 +122,11 @@ class FakeBoard:
         raise AssertionError(f"unexpected mpremote command {step}")
 
     def _exec(self, code):
+        # Runs the code flash.py sends, against this board's files: os (mkdir,
+        # remove, rename, stat), open(path, "rb"), hashlib/binascii (unless
+        # the board has no hashlib), print captured as the exec's output.
         board = self
+        printed = []
 
         class FakeOs:
             @staticmethod
@@ -132,13 +141,40 @@ class FakeBoard:
                     raise OSError(2, "ENOENT")
                 del board.files[f]
 
-        def fake_import(name, *a, **k):
-            assert name == "os", name
-            return FakeOs
+            @staticmethod
+            def stat(f):
+                if f not in board.files and f not in board.dirs:
+                    raise OSError(2, "ENOENT")
+                return (0,) * 10
 
-        env = {"__builtins__": {**vars(builtins), "__import__": fake_import}}
+            @staticmethod
+            def rename(a, b):
+                if a not in board.files:
+                    raise OSError(2, "ENOENT")
+                board.files[b] = board.files.pop(a)
+
+        def fake_open(path, mode="r"):
+            assert mode == "rb", mode
+            if path not in board.files:
+                raise OSError(2, "ENOENT")
+            return io.BytesIO(board.files[path])
+
+        modules = {"os": FakeOs, "hashlib": hashlib, "binascii": binascii}
+
+        def fake_import(name, *a, **k):
+            assert name in modules, name
+            if name == "hashlib" and not board.has_hashlib:
+                raise ImportError("no module named 'hashlib'")
+            return modules[name]
+
+        def fake_print(*args):
+            printed.append(" ".join(str(a) for a in args) + "\n")
+
+        env = {"__builtins__": {**vars(builtins), "__import__": fake_import,
+                                "open": fake_open, "print": fake_print}}
         exec(compile(code, "<board>", "exec"), env)
-        return 0, ""
+        self.execs += 1
+        return 0, "".join(printed)
 
     # helpers -----------------------------------------------------------
     def manifest(self):
@@ -211,12 +247,21 @@ def do_flash(board, src, out, **kw):
     )
 
 
-def assert_board_matches(board, result):
+def assert_board_matches(board, result, extra=()):
     for f in result.files:
         assert board.files[f.path] == (result.out_dir / f.path).read_bytes(), f.path
     assert board.manifest() == hb.load_manifest(result.manifest_path)
-    expected = {f.path for f in result.files} | {fl.BOARD_MANIFEST}
+    expected = {f.path for f in result.files} | {fl.BOARD_MANIFEST} | set(extra)
     assert set(board.files) == expected
+
+
+def build_hashes(res, changes=None):
+    """What a board holding exactly build ``res`` reports, with ``changes``
+    ({path: sha256 or None}) on top."""
+    h = {p: None for p in fl.paths_to_hash(res, None)}
+    h.update({f.path: f.sha256 for f in res.files})
+    h.update(changes or {})
+    return h
 
 
 # ---------------------------------------------------------------------------
@@ -225,7 +270,10 @@ def assert_board_matches(board, result):
 
 def test_command_lines_for_a_fresh_board(tree, tmp_path):
     res = hb.build(src=tree, out=tmp_path / "out")
-    plan = fl.make_plan(res, None)
+    # an empty board, but for a games/loop.py of someone's
+    hashes = {p: None for p in fl.paths_to_hash(res, None)}
+    hashes["games/loop.py"] = "ab" * 32
+    plan = fl.make_plan(res, None, hashes)
     pending = tmp_path / "pending.json"
     cmds = fl.plan_commands(plan, PORT, res.out_dir, pending, chain=1, prefix=PREFIX)
     texts = [shlex.join(c) for c in cmds]
@@ -242,9 +290,10 @@ def test_command_lines_for_a_fresh_board(tree, tmp_path):
     assert len(copies) == len(res.files)
     assert texts[-1] == f"mpremote connect {PORT} fs cp {out}/manifest.json :manifest.json"
     assert fl.reset_command(PORT, PREFIX) == ["mpremote", "connect", PORT, "reset"]
-    # shadowing sources are deleted: a games/loop.py on the board would win over loop.mpy
-    assert "games/loop.py" in plan.remove and "main.py" not in plan.remove
-    assert repr(tuple(plan.remove)) in script and "os.remove(f)" in script
+    # a shadowing source is set aside (not ours: renamed, not deleted): a
+    # games/loop.py on the board would win over loop.mpy
+    assert plan.set_aside == ["games/loop.py"] and plan.remove == []
+    assert repr(("games/loop.py",)) in script and "os.rename(f, t)" in script
 
 
 def test_default_prefix_runs_this_pythons_mpremote():
@@ -279,7 +328,8 @@ def test_unchanged_files_are_skipped(tree, tmp_path):
         if e["path"] == "rules/rng.mpy":
             e["sha256"] = "0" * 64
     board_manifest["files"].append({"path": "games/old.mpy", "size": 9, "sha256": "1" * 64})
-    plan = fl.make_plan(res, board_manifest)
+    hashes = build_hashes(res, {"rules/rng.mpy": "0" * 64, "games/old.mpy": "1" * 64})
+    plan = fl.make_plan(res, board_manifest, hashes)
     assert [f.path for f in plan.copy] == ["rules/rng.mpy"]
     assert "games/old.mpy" in plan.remove and plan.stale == ["games/old.mpy"]
     assert sorted(plan.unchanged) == sorted(f.path for f in res.files if f.path != "rules/rng.mpy")
@@ -293,14 +343,13 @@ def test_unchanged_files_are_skipped(tree, tmp_path):
 
 def test_up_to_date_board_gets_no_copies(tree, tmp_path):
     res = hb.build(src=tree, out=tmp_path / "out")
-    plan = fl.make_plan(res, hb.load_manifest(res.manifest_path))
-    assert plan.copy == [] and not plan.changes_board
+    plan = fl.make_plan(res, hb.load_manifest(res.manifest_path), build_hashes(res))
+    assert plan.copy == [] and not plan.changes_board and not plan.write_manifest
     cmds = fl.plan_commands(plan, PORT, res.out_dir, tmp_path / "p", chain=1, prefix=PREFIX)
     assert [c[3] for c in cmds] == ["exec"]
     # --all copies everything again
-    assert len(fl.make_plan(res, hb.load_manifest(res.manifest_path), copy_all=True).copy) == len(
-        res.files
-    )
+    assert len(fl.make_plan(res, hb.load_manifest(res.manifest_path), build_hashes(res),
+                            copy_all=True).copy) == len(res.files)
 
 
 # ---------------------------------------------------------------------------
@@ -329,6 +378,8 @@ def test_flash_copies_only_changed_files_and_drops_stale_ones(tree, tmp_path):
     board = FakeBoard(files={"games/loop.py": b"# dev copy left on the board\n"})
     do_flash(board, tree, tmp_path / "out")
     assert "games/loop.py" not in board.files  # it would shadow games/loop.mpy
+    # not written by hauntbox: set aside, never deleted
+    assert board.files.pop("games/loop.py.bak") == b"# dev copy left on the board\n"
     (tree / "rules/rng.py").write_text("A = 2\n")
     (tree / "rules/deep/table.py").unlink()
     board.calls.clear()
@@ -375,12 +426,8 @@ def test_failure_half_way_then_rerun_completes(tree, tmp_path):
     board.fail_on_copy = None
     board.calls.clear()
     rep = do_flash(board, tree, tmp_path / "out")
-    assert sorted(rep.copied) == [
-        "data/build.json",
-        "games/loop.mpy",
-        "rules/deep/table.mpy",
-        "rules/rng.mpy",
-    ]
+    # by content: the two files that arrived before the failure are not copied again
+    assert sorted(rep.copied) == ["data/build.json", "rules/rng.mpy"]
     assert rep.hello["build"] == rep.build_id != first.build_id
     assert_board_matches(board, hb.build(src=tree, out=tmp_path / "check"))
 
