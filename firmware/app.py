@@ -321,6 +321,7 @@ def play(app, runner, extra_tasks):
     try:
         return runner(app.main_async(exit_when_over=False, extra_tasks=extra_tasks))
     except KeyboardInterrupt:
+        app.make_safe()             # first: the flash write below takes a while
         app.write_health(False)     # stopped on purpose (mpremote): not a crash
         raise
     except Exception as e:  # noqa: BLE001 - last line of defence: reset, resume, never loop
