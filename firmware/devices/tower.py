@@ -29,12 +29,34 @@ class Tower:
         self.rotations = 0
         self.jams = 0
         self.turning = False
+        self.settling = False           # the settle window after a turn: beams still count
+        self.on_irq_error = None        # on_irq_error("notch", errors): its IRQ handler raised
+        self._irq_errors = 0
+        # The notch stop: while the tower seeks the next notch, the switch's
+        # own hard IRQ stops the servo the moment it closes, without waiting
+        # for the asyncio loop (which a USB write to a host that stopped
+        # reading can hold for up to 500 ms, a save or a GC pause for tens
+        # of ms). _notch_irq allocates nothing: bound once here, flags and
+        # small ints only. The task then debounces as before; if the closing
+        # was a glitch it drives on and re-arms.
+        self._armed = False
+        self._active_level = notch.active_level
+        self.irq_stops = 0
+        if servo is not None:
+            notch.rec.hook = self._notch_irq
 
     def reservoir_full(self):
         if self.reservoir is None:
             return True
         self.reservoir.update()
         return self.reservoir.active()
+
+    def _notch_irq(self, level):
+        # Hard IRQ (drivers/edges.py hook): no allocation here.
+        if self._armed and level == self._active_level:
+            self._armed = False
+            self.servo.stop()
+            self.irq_stops += 1
 
     async def _wait_notch(self, want_active, deadline):
         n = self.notch
@@ -43,6 +65,11 @@ class Tower:
             wait = n.settle_wait_ms()
             if wait == 0 and n.active() == want_active:
                 return True
+            if want_active and wait == 0 and self.servo is not None and not self._armed:
+                # The IRQ stopped the servo on a closing that did not hold (a
+                # glitch, a bounce before the notch): drive on, arm again.
+                self._armed = True
+                self.servo.drive(1)
             left = ticks_diff(deadline, ticks_ms())
             if left <= 0:
                 return False
@@ -67,8 +94,15 @@ class Tower:
             # Leave the current notch, then arrive at the next one.
             if not await self._wait_notch(False, deadline):
                 return False
+            if self.servo is not None:
+                self._armed = True      # from here the switch closing stops the servo
+                if n_closed(self.notch):
+                    # It closed before we armed (the loop was late): stop now.
+                    self._armed = False
+                    self.servo.stop()
             return await self._wait_notch(True, deadline)
         finally:
+            self._armed = False
             if self.servo is not None:
                 self.servo.stop()
             else:
@@ -87,6 +121,17 @@ class Tower:
             self.ratchet.move(self.ratchet.rest_deg)
             await asyncio.sleep_ms(self.backoff_ms)
 
+    def live(self):
+        # True while the beams count balls of a turn: turning or settling.
+        return self.turning or self.settling
+
+    def check_irq(self):
+        e = self.notch.rec.errors
+        if e != self._irq_errors:
+            self._irq_errors = e
+            if self.on_irq_error is not None:
+                self.on_irq_error("notch", e)
+
     async def rotate(self):
         self.beams.reset_counts()
         self.turning = True
@@ -101,6 +146,7 @@ class Tower:
                 self.servo.off()
             elif self.ratchet is not None:
                 self.ratchet.off()
+        self.check_irq()
         if not ok:
             self.jams += 1
             return (JAM, self.beams.counts())
@@ -110,5 +156,14 @@ class Tower:
 
     async def collect(self):
         # Balls take a while to roll down: keep counting for the settle window.
-        await asyncio.sleep_ms(self.settle_ms)
-        self.beams.poll()
+        self.settling = True
+        try:
+            await asyncio.sleep_ms(self.settle_ms)
+            self.beams.poll()
+        finally:
+            self.settling = False
+
+
+def n_closed(notch):
+    # The notch switch reads closed right now (raw level, not debounced).
+    return notch.rec.level() == notch.active_level
