@@ -7,7 +7,7 @@
 # staircase seen from the start of the turn to the end of the settle window.
 
 import asyncio
-from time import ticks_add, ticks_diff, ticks_ms
+from time import ticks_add, ticks_diff, ticks_ms, ticks_us
 
 OK = "ok"
 JAM = "jam"
@@ -36,10 +36,16 @@ class Tower:
         # own hard IRQ stops the servo the moment it closes, without waiting
         # for the asyncio loop (which a USB write to a host that stopped
         # reading can hold for up to 500 ms, a save or a GC pause for tens
-        # of ms). _notch_irq allocates nothing: bound once here, flags and
-        # small ints only. The task then debounces as before; if the closing
-        # was a glitch it drives on and re-arms.
-        self._armed = False
+        # of ms). The IRQ follows the turn by itself, so a loop that is late
+        # even for the tower leaving its notch cannot make it miss the next:
+        # a closing counts once the switch has been open for the debounce
+        # time (bounce on leaving is shorter). _notch_irq allocates nothing:
+        # bound once here, bools and small ints only. The task then debounces
+        # as before; if the closing was a glitch it drives on.
+        self._seeking = False
+        self._open = False
+        self._open_at = 0
+        self._leave_us = notch.debounce_us
         self._active_level = notch.active_level
         self.irq_stops = 0
         if servo is not None:
@@ -53,10 +59,26 @@ class Tower:
 
     def _notch_irq(self, level):
         # Hard IRQ (drivers/edges.py hook): no allocation here.
-        if self._armed and level == self._active_level:
-            self._armed = False
+        if not self._seeking:
+            return
+        now = ticks_us()
+        if level != self._active_level:
+            self._open = True
+            self._open_at = now
+        elif self._open and ticks_diff(now, self._open_at) >= self._leave_us:
+            self._seeking = False           # the next notch: stop at once
             self.servo.stop()
             self.irq_stops += 1
+        else:
+            self._open = False              # bounce while leaving the notch
+
+    def _seek(self):
+        # Drive towards the next notch with the IRQ stop armed. The switch is
+        # taken as open from now if it reads open (after a glitch stop).
+        self._open = self.notch.rec.level() != self._active_level
+        self._open_at = ticks_us()
+        self._seeking = True
+        self.servo.drive(1)
 
     async def _wait_notch(self, want_active, deadline):
         n = self.notch
@@ -65,11 +87,11 @@ class Tower:
             wait = n.settle_wait_ms()
             if wait == 0 and n.active() == want_active:
                 return True
-            if want_active and wait == 0 and self.servo is not None and not self._armed:
-                # The IRQ stopped the servo on a closing that did not hold (a
-                # glitch, a bounce before the notch): drive on, arm again.
-                self._armed = True
-                self.servo.drive(1)
+            if self.servo is not None and not self._seeking:
+                if not want_active:
+                    return True     # the IRQ stopped it at the next notch already
+                if wait == 0:
+                    self._seek()    # it stopped on a closing that did not hold: drive on
             left = ticks_diff(deadline, ticks_ms())
             if left <= 0:
                 return False
@@ -89,20 +111,14 @@ class Tower:
             # the stroke: watch the switch while the arm pushes.
             self.ratchet.move(self.ratchet.push_deg)
         else:
-            self.servo.drive(1)
+            self._seek()            # at the notch: only a closing after leaving counts
         try:
             # Leave the current notch, then arrive at the next one.
             if not await self._wait_notch(False, deadline):
                 return False
-            if self.servo is not None:
-                self._armed = True      # from here the switch closing stops the servo
-                if n_closed(self.notch):
-                    # It closed before we armed (the loop was late): stop now.
-                    self._armed = False
-                    self.servo.stop()
             return await self._wait_notch(True, deadline)
         finally:
-            self._armed = False
+            self._seeking = False
             if self.servo is not None:
                 self.servo.stop()
             else:
@@ -163,7 +179,3 @@ class Tower:
         finally:
             self.settling = False
 
-
-def n_closed(notch):
-    # The notch switch reads closed right now (raw level, not debounced).
-    return notch.rec.level() == notch.active_level
