@@ -19,6 +19,7 @@
 # dropped again (docs/performance.md).
 
 import json
+import time     # ticks_ms looked up when used (the host tests import this module bare)
 
 from ram import unload
 
@@ -31,8 +32,14 @@ except ImportError:
 MAX_LINE = const(1024)       # bytes per request line, newline excluded
 LINE_START = const(128)      # line buffer kept between requests (grows up to MAX_LINE)
 _QUEUE_LEN = const(64)       # outgoing events kept while the host is slow
+SILENCE_MS = const(1000)     # a line unfinished this long was left by a host that went away
 
 _NL = b"\n"
+_CR = const(13)
+# How the reference client (host/hauntbox/client.py) and hauntbox monitor start:
+# a new host. Inside a JSON string these bytes would be escaped (\"), so they
+# can only start a request object.
+_HELLO = b'{"cmd":"hello"'
 
 
 def dumps(obj):
@@ -56,6 +63,8 @@ class Protocol:
         self._mv = memoryview(self._buf)
         self._n = 0
         self._discard = False
+        self._last_ms = 0            # ticks_ms of the last byte of an unfinished line
+        self.stale = 0               # unfinished lines dropped (silence, or a new host's hello)
         self._sink = self.on_event
         if subscribe:
             app.bus.subscribe(self._sink)
@@ -90,20 +99,37 @@ class Protocol:
 
     def feed(self, data):
         # A chunk of the byte stream; returns the reply lines for every complete
-        # line in it. A line longer than MAX_LINE is dropped up to its newline
-        # and answered with one "line too long" error (None stands for it in
-        # `lines`). Blank lines are skipped here, so they load nothing.
+        # line in it. A line longer than MAX_LINE (a \r before its \n not
+        # counted) is dropped up to its newline and answered with one "line
+        # too long" error (None stands for it in `lines`). Blank lines are
+        # skipped here, so they load nothing.
+        #
+        # What a host left unfinished when it went away (a cable pulled, a
+        # tool killed mid-write) must not be glued to the next host's first
+        # request: an unfinished line is dropped after SILENCE_MS without a
+        # byte, and when a new host's hello shows up inside a line.
         if not isinstance(data, bytes):
             data = bytes(data)
+        if self._n or self._discard:
+            d = time.ticks_diff(time.ticks_ms(), self._last_ms)
+            if d < 0 or d >= SILENCE_MS:     # < 0: so old that ticks_ms wrapped
+                self._drop_partial()
         lines = None
         i = 0
         n = len(data)
         while i < n:
             j = data.find(_NL, i)
             end = n if j < 0 else j
+            if self._discard:
+                h = data.find(_HELLO, i, end)
+                if h >= 0:
+                    # A new host's hello after an overlong fragment: start there.
+                    self._drop_partial()
+                    i = h
             if not self._discard:
                 k = end - i
-                if self._n + k > MAX_LINE:
+                # One byte more than MAX_LINE fits: the \r of a CRLF line.
+                if self._n + k > MAX_LINE + 1:
                     self._discard = True
                     self._n = 0
                 elif k:
@@ -118,18 +144,45 @@ class Protocol:
                 self._discard = False
                 line = None
             else:
-                line = bytes(self._mv[:self._n]).strip()
+                m = self._n
+                if m > MAX_LINE and self._buf[m - 1] != _CR:
+                    line = None                 # MAX_LINE + 1 bytes and no CRLF
+                else:
+                    line = bytes(self._mv[:m]).strip()
                 self._n = 0
                 if len(self._buf) > LINE_START:
                     self._grow(0)       # a long line was rare: give its buffer back
-                if not line:
-                    continue
+                if line is not None:
+                    if not line:
+                        continue
+                    if line.find(_HELLO, 1) > 0:
+                        line = self._fresh_start(line)
             if lines is None:
                 lines = []
             lines.append(line)
+        if self._n or self._discard:
+            self._last_ms = time.ticks_ms()
         if lines is None:
             return []
         return self._answer(lines)
+
+    def _drop_partial(self):
+        self._n = 0
+        self._discard = False
+        self.stale += 1
+        if len(self._buf) > LINE_START:
+            self._grow(0)
+
+    def _fresh_start(self, line):
+        # A line with a hello after its start: if it is not a request as a
+        # whole, what comes before the (last) hello is what an earlier host
+        # left unfinished. Only then is it parsed twice.
+        try:
+            json.loads(line.decode())
+            return line
+        except Exception:  # noqa: BLE001 - ValueError, UnicodeError, RecursionError (CPython)
+            self.stale += 1
+            return line[line.rfind(_HELLO):]
 
     def _grow(self, need):
         # A line buffer of LINE_START bytes doubled until `need` fits (at most
@@ -138,8 +191,8 @@ class Protocol:
         size = LINE_START
         while size < need:
             size *= 2
-        if size > MAX_LINE:
-            size = MAX_LINE
+        if size > MAX_LINE + 1:
+            size = MAX_LINE + 1             # MAX_LINE and the \r of a CRLF
         buf = bytearray(size)
         mv = memoryview(buf)
         mv[:self._n] = self._mv[:self._n]

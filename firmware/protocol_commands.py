@@ -117,6 +117,17 @@ def _rotating(app):
     return bool(t is not None and t.turning)
 
 
+def refuse_while_sensing(app):
+    # Requests that write the flash or drive the hardware (config set,
+    # calibrate, selftest, jog) wait while the game's sensors are live: the
+    # rp2 port erases and programs the flash with interrupts off, so a beam
+    # pulse could be lost. The controller says when and why (sensors_live).
+    live = getattr(app.controller, "sensors_live", None)
+    why = live() if live is not None else None
+    if why is not None:
+        raise BadRequest(why)
+
+
 def _arg(msg, key, kind, default=_NONE):
     # One argument of a request, type-checked. null counts as not given.
     v = msg.get(key)
@@ -376,6 +387,7 @@ def config(proto, msg):
         raise BadRequest("value must be a number, a string or true/false")
     if key.startswith("servo.") and _rotating(proto.app):
         raise BadRequest("the tower is turning: try again after the rotation")
+    refuse_while_sensing(proto.app)
     err = s.set(key, value)
     if err is not None:
         raise BadRequest(err)
@@ -391,6 +403,7 @@ def selftest(proto, msg):
         raise BadRequest("a %s is already running" % proto.busy)
     if service.rotating(proto.app):
         raise BadRequest("the tower is turning: try again after the rotation")
+    refuse_while_sensing(proto.app)
     bus = proto.app.bus
     rid = msg.get("id")
 
@@ -422,6 +435,8 @@ def calibrate(proto, msg):
     if (stop_ns is not None or forward_ns is not None or jog is not None) and \
             service.rotating(proto.app):
         raise BadRequest("the tower is turning: try again after the rotation")
+    if stop_ns is not None or forward_ns is not None or jog is not None:
+        refuse_while_sensing(proto.app)
     if jog is not None:
         # Check the pulse before changing anything.
         err = service.check_jog(proto.app, jog, ns, stop_ns, forward_ns)

@@ -13,6 +13,13 @@ is simulated:
   room for at least one byte. `pause(at_ms, for_ms)` makes the host stop
   reading for a while (a paused terminal). The host side reassembles the byte
   stream into lines and checks that each is whole JSON.
+* The other direction: `host_write(data)` is the host writing to the port.
+  The board reads it with the firmware's own reading loop
+  (`games.link.serve`, as `serve_stdio()` on the Pico), one byte per wait and
+  then what has already arrived, up to 64 bytes, and only while the link is
+  ready (no replies waiting): what the board has not taken stays in `rx`,
+  the USB buffers and the host's waiting write (`rx_peak`: the most that
+  ever waited).
 * `busy_host(...)` is a task that plays a host console: it turns the event
   stream on, then asks for the whole `state` every `period_ms`.
 
@@ -50,7 +57,49 @@ class SimUsbSerial:
     longest_block_us: int = 0
     log: list[dict] | None = None   # every message the host got, if a list is given
     writer: Any = None              # the firmware's PollingWriter on this port
+    link: Any = None                # the firmware's Link, once the host has spoken
     stream: bytearray = field(default_factory=bytearray)
+    rx: bytearray = field(default_factory=bytearray)   # host -> board, not yet read
+    rx_peak: int = 0
+    _rx_event: Any = None
+
+    # ---- host -> board -----------------------------------------------------
+    def host_write(self, data: bytes) -> None:
+        self.rx += data
+        self.rx_peak = max(self.rx_peak, len(self.rx))
+        if self._rx_event is not None:
+            self._rx_event.set()
+
+    async def read(self, n: int = 1) -> bytes:
+        """The board's `StreamReader.read(1)` on stdin: waits for a byte."""
+        while not self.rx:
+            if self._rx_event is None:
+                self._rx_event = asyncio.Event()
+            self._rx_event.clear()
+            await self._rx_event.wait()
+        b = bytes(self.rx[:n])
+        del self.rx[:n]
+        return b
+
+    def more(self) -> bytes | None:
+        """One more byte that has already arrived (select.poll + read(1))."""
+        if not self.rx:
+            return None
+        b = bytes(self.rx[:1])
+        del self.rx[:1]
+        return b
+
+    def make_link(self, app: Any) -> Any:
+        """The board's link on this port, as stdio_link() makes it on the Pico."""
+        from games.link_core import board_link
+        self.link = board_link(app, self.write, self.writable)
+        self.writer = self.link.writer
+        return self.link
+
+    async def serve(self, app: Any) -> None:
+        """The firmware's reading loop (games.link.serve) on this port."""
+        from games.link import serve
+        await serve(app, self.read, self.more, self.make_link)
 
     def pause(self, at_ms: float, for_ms: float) -> None:
         t = int(at_ms * 1000)
@@ -113,22 +162,17 @@ class SimUsbSerial:
 
 async def busy_host(app: Any, serial: SimUsbSerial, period_ms: int = 100) -> None:
     """A host console on the link: events on, then a `state` request every period_ms."""
-    from games.link_core import board_link
-
-    link = board_link(app, serial.write, serial.writable)      # as serve_stdio builds it
-    serial.writer = link.writer
-    pump = asyncio.create_task(link.pump())
+    board = asyncio.create_task(serial.serve(app))      # the board's side, as serve_stdio
     try:
-        link.receive(b'{"cmd":"events","on":true,"id":1}\n')
+        serial.host_write(b'{"cmd":"events","on":true,"id":1}\n')
         n = 2
         while True:
             await asyncio.sleep(period_ms / 1000)
             if serial._reading(runtime.clock().now_us):
-                link.receive(b'{"cmd":"state","id":%d}\n' % n)
+                serial.host_write(b'{"cmd":"state","id":%d}\n' % n)
                 n += 1
     finally:
-        pump.cancel()
-        link.proto.close()
+        board.cancel()
 
 
 def host_tasks(app: Any, serial: SimUsbSerial | None, period_ms: int) -> list | None:

@@ -44,33 +44,54 @@ GAMES = ("roller-ghoster",)
 
 
 class FdTransport:
-    """Bytes in and out of a file descriptor (the pty master), never blocking."""
+    """Bytes in and out of a file descriptor (the pty master), never blocking.
 
-    def __init__(self, fd: int, max_backlog: int = 16384) -> None:
+    Like the Pico's link (firmware/games/link_core.py, PollingWriter): events
+    that do not fit the backlog are dropped whole; replies are always kept,
+    and while `pause_at` bytes or more wait for the host the board stops
+    reading the pty, so a host that floods it with requests is held back by
+    the pty's own buffer (its write waits) instead of losing replies.
+    """
+
+    READ_SIZE = 1024
+
+    def __init__(self, fd: int, max_backlog: int = 16384, pause_at: int = 4096) -> None:
         self.fd = fd
         self.max_backlog = max_backlog
+        self.pause_at = pause_at
         self.backlog = bytearray()
         self.dropped_lines = 0
+        self.pauses = 0                 # times reading stopped for waiting replies
         self.loop: asyncio.AbstractEventLoop | None = None
         self.link: Any = None
         self._writer_on = False
+        self._reader_on = False
 
     def attach(self, loop: asyncio.AbstractEventLoop, link: Any) -> None:
         self.loop = loop
         self.link = link
-        loop.add_reader(self.fd, self._readable)
+        self._reading(True)
 
     def detach(self) -> None:
         if self.loop is not None:
-            self.loop.remove_reader(self.fd)
+            self._reading(False)
             if self._writer_on:
                 self.loop.remove_writer(self.fd)
                 self._writer_on = False
         self.loop = None
 
+    def _reading(self, on: bool) -> None:
+        if self.loop is None or on == self._reader_on:
+            return
+        if on:
+            self.loop.add_reader(self.fd, self._readable)
+        else:
+            self.loop.remove_reader(self.fd)
+        self._reader_on = on
+
     def _readable(self) -> None:
         try:
-            data = os.read(self.fd, 4096)
+            data = os.read(self.fd, self.READ_SIZE)
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
@@ -79,10 +100,21 @@ class FdTransport:
             self.link.receive(data)
 
     def write(self, line: bytes) -> None:
+        """An event: dropped whole when the backlog is full."""
+        if self.backlog and len(self.backlog) + len(line) > self.max_backlog:
+            self.dropped_lines += 1
+            return
+        self._put(line)
+
+    def write_reply(self, line: bytes) -> None:
+        """A reply: always kept; reading pauses while replies wait."""
+        self._put(line)
+        if len(self.backlog) >= self.pause_at and self._reader_on:
+            self.pauses += 1
+            self._reading(False)
+
+    def _put(self, line: bytes) -> None:
         if self.backlog:
-            if len(self.backlog) + len(line) > self.max_backlog:
-                self.dropped_lines += 1
-                return
             self.backlog += line
             return
         try:
@@ -103,6 +135,8 @@ class FdTransport:
         except OSError:
             n = len(self.backlog)
         del self.backlog[:n]
+        if len(self.backlog) < self.pause_at and self.link is not None:
+            self._reading(True)
         if not self.backlog and self.loop is not None and self._writer_on:
             self.loop.remove_writer(self.fd)
             self._writer_on = False
@@ -273,7 +307,7 @@ class PtyBoard:
         from protocol import Protocol
 
         assert self.transport is not None
-        link = Link(Protocol(self.app), self.transport.write)
+        link = Link(Protocol(self.app), self.transport.write, None, self.transport.write_reply)
         self.transport.attach(asyncio.get_running_loop(), link)
         try:
             await link.pump()

@@ -360,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fuzz", type=int, default=100_000, help="generated serial inputs")
     p.add_argument("--no-damaged-saves", action="store_true",
                    help="skip the damaged-save run (sim/reliability_saves.py)")
+    p.add_argument("--hostile", type=int, default=10_000,
+                   help="valid requests from a hostile host (sim/reliability_host.py)")
     args = p.parse_args(argv)
     t0 = time.monotonic()
     ok = True
@@ -382,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
     for prob in fz.problems[:5]:
         print("   ", prob)
     ok = ok and fz.crashes == 0 and fz.state_changes == 0 and not fz.problems
+    from sim import reliability_host
+    ok = reliability_host.print_figures(args.hostile, args.seed) and ok
     results = fault_matrix(args.fault_seeds)
     handled = sum(r.handled for r in results)
     print(f"Faults injected into full games: {len(results)}; handled: {handled}")

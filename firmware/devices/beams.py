@@ -15,6 +15,8 @@ class BeamBank:
         self.on_ball = on_ball      # on_ball(staircase, count)
         self.on_stuck = on_stuck    # on_stuck(staircase, stuck: bool)
         self._stuck_seen = [False] * len(beams)
+        self.on_irq_error = None    # on_irq_error(staircase, errors): its IRQ handler raised
+        self._errors_seen = [0] * len(beams)
         self.healthy_at = 0         # ticks_ms of the last loop pass (watchdog health)
 
     def counts(self):
@@ -36,6 +38,11 @@ class BeamBank:
             n = b.poll(now)
             if n and self.on_ball is not None:
                 self.on_ball(k + 1, n)
+            e = b.rec.errors
+            if e != self._errors_seen[k]:
+                self._errors_seen[k] = e
+                if self.on_irq_error is not None:
+                    self.on_irq_error(k + 1, e)
             if b.stuck != self._stuck_seen[k]:
                 self._stuck_seen[k] = b.stuck
                 if self.on_stuck is not None:

@@ -27,6 +27,13 @@ _ACTIVE = const(1)
 _GAP = const(2)
 _IDLE_US = const(1000000)
 _MAX_EVENTS = const(64)
+# ticks_us wraps at 2**30 (about 17.9 minutes) and ticks_diff is right only for
+# times less than 2**29 us (about 8.9 minutes) apart: a time stamp older than
+# that reads as the future. Every stamp kept for longer than a decision needs
+# is brought forward to _AGE_US before now (step() runs at least once a second,
+# run()), so "resting for", "quiet since" and the like stay right after any
+# break: 2 minutes is more than any window, quiet or place time asks for.
+_AGE_US = const(120000000)
 
 
 class Line:
@@ -112,7 +119,11 @@ class Line:
 
     def poll(self, now):
         # Time-based decisions. Returns 1 if an event was counted now.
+        if ticks_diff(now, self.last_edge) > _AGE_US:
+            self.last_edge = ticks_add(now, -_AGE_US)
         st = self.state
+        if st == _ACTIVE and self.counted and ticks_diff(now, self.start) > _AGE_US:
+            self.start = ticks_add(now, -_AGE_US)       # only ever compared once counted
         if st == _ACTIVE:
             if not self.counted and self.acc + ticks_diff(now, self.start) >= self.min_us:
                 self.counted = True
@@ -276,6 +287,10 @@ class Table:
         # the task may sleep if no INT edge comes.
         self.steps += 1
         now = ticks_us()
+        if ticks_diff(now, self.last_activity_us) > _AGE_US:
+            self.last_activity_us = ticks_add(now, -_AGE_US)
+        if ticks_diff(now, self.last_event_us) > _AGE_US:
+            self.last_event_us = ticks_add(now, -_AGE_US)
         wait = _IDLE_US
         for x in self.expanders:
             chip = x.chip

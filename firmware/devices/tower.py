@@ -7,7 +7,7 @@
 # staircase seen from the start of the turn to the end of the settle window.
 
 import asyncio
-from time import ticks_add, ticks_diff, ticks_ms
+from time import ticks_add, ticks_diff, ticks_ms, ticks_us
 
 OK = "ok"
 JAM = "jam"
@@ -29,12 +29,56 @@ class Tower:
         self.rotations = 0
         self.jams = 0
         self.turning = False
+        self.settling = False           # the settle window after a turn: beams still count
+        self.on_irq_error = None        # on_irq_error("notch", errors): its IRQ handler raised
+        self._irq_errors = 0
+        # The notch stop: while the tower seeks the next notch, the switch's
+        # own hard IRQ stops the servo the moment it closes, without waiting
+        # for the asyncio loop (which a USB write to a host that stopped
+        # reading can hold for up to 500 ms, a save or a GC pause for tens
+        # of ms). The IRQ follows the turn by itself, so a loop that is late
+        # even for the tower leaving its notch cannot make it miss the next:
+        # a closing counts once the switch has been open for the debounce
+        # time (bounce on leaving is shorter). _notch_irq allocates nothing:
+        # bound once here, bools and small ints only. The task then debounces
+        # as before; if the closing was a glitch it drives on.
+        self._seeking = False
+        self._open = False
+        self._open_at = 0
+        self._leave_us = notch.debounce_us
+        self._active_level = notch.active_level
+        self.irq_stops = 0
+        if servo is not None:
+            notch.rec.hook = self._notch_irq
 
     def reservoir_full(self):
         if self.reservoir is None:
             return True
         self.reservoir.update()
         return self.reservoir.active()
+
+    def _notch_irq(self, level):
+        # Hard IRQ (drivers/edges.py hook): no allocation here.
+        if not self._seeking:
+            return
+        now = ticks_us()
+        if level != self._active_level:
+            self._open = True
+            self._open_at = now
+        elif self._open and ticks_diff(now, self._open_at) >= self._leave_us:
+            self._seeking = False           # the next notch: stop at once
+            self.servo.stop()
+            self.irq_stops += 1
+        else:
+            self._open = False              # bounce while leaving the notch
+
+    def _seek(self):
+        # Drive towards the next notch with the IRQ stop armed. The switch is
+        # taken as open from now if it reads open (after a glitch stop).
+        self._open = self.notch.rec.level() != self._active_level
+        self._open_at = ticks_us()
+        self._seeking = True
+        self.servo.drive(1)
 
     async def _wait_notch(self, want_active, deadline):
         n = self.notch
@@ -43,6 +87,11 @@ class Tower:
             wait = n.settle_wait_ms()
             if wait == 0 and n.active() == want_active:
                 return True
+            if self.servo is not None and not self._seeking:
+                if not want_active:
+                    return True     # the IRQ stopped it at the next notch already
+                if wait == 0:
+                    self._seek()    # it stopped on a closing that did not hold: drive on
             left = ticks_diff(deadline, ticks_ms())
             if left <= 0:
                 return False
@@ -62,13 +111,14 @@ class Tower:
             # the stroke: watch the switch while the arm pushes.
             self.ratchet.move(self.ratchet.push_deg)
         else:
-            self.servo.drive(1)
+            self._seek()            # at the notch: only a closing after leaving counts
         try:
             # Leave the current notch, then arrive at the next one.
             if not await self._wait_notch(False, deadline):
                 return False
             return await self._wait_notch(True, deadline)
         finally:
+            self._seeking = False
             if self.servo is not None:
                 self.servo.stop()
             else:
@@ -87,6 +137,17 @@ class Tower:
             self.ratchet.move(self.ratchet.rest_deg)
             await asyncio.sleep_ms(self.backoff_ms)
 
+    def live(self):
+        # True while the beams count balls of a turn: turning or settling.
+        return self.turning or self.settling
+
+    def check_irq(self):
+        e = self.notch.rec.errors
+        if e != self._irq_errors:
+            self._irq_errors = e
+            if self.on_irq_error is not None:
+                self.on_irq_error("notch", e)
+
     async def rotate(self):
         self.beams.reset_counts()
         self.turning = True
@@ -101,6 +162,7 @@ class Tower:
                 self.servo.off()
             elif self.ratchet is not None:
                 self.ratchet.off()
+        self.check_irq()
         if not ok:
             self.jams += 1
             return (JAM, self.beams.counts())
@@ -110,5 +172,10 @@ class Tower:
 
     async def collect(self):
         # Balls take a while to roll down: keep counting for the settle window.
-        await asyncio.sleep_ms(self.settle_ms)
-        self.beams.poll()
+        self.settling = True
+        try:
+            await asyncio.sleep_ms(self.settle_ms)
+            self.beams.poll()
+        finally:
+            self.settling = False
+

@@ -7,7 +7,7 @@
 # No allocation per edge; a ball is counted as soon as it has blocked the beam
 # for min_pulse, so the LED can react within a few milliseconds.
 
-from time import ticks_diff, ticks_us
+from time import ticks_add, ticks_diff, ticks_us
 
 try:
     from micropython import const
@@ -37,6 +37,7 @@ class Beam:
         self._acc = 0           # blocked time of earlier segments of this interruption
         self._gap_start = 0
         self._counted = False
+        self._overruns = 0      # rec.overruns already taken into account
         self._sink = self._edge  # bound once
         if recorder.level() == blocked_level:
             # Blocked at power-up: treat as the start of a (possibly stuck) pulse.
@@ -103,9 +104,18 @@ class Beam:
         # Process captured edges, then time-based transitions. Returns the number
         # of balls newly counted by this call.
         before = self.total
-        self.rec.read(self._sink)
+        rec = self.rec
+        rec.read(self._sink)
         if now is None:
             now = ticks_us()
+        if rec.overruns != self._overruns:
+            # The ring was full and the newest edges were dropped (the task
+            # did not run for a long time): take the beam as it is now.
+            self._overruns = rec.overruns
+            level = rec.level()
+            if (level == self.blocked_level) != (self._state == _BLOCKED):
+                self._edge(now, level)
+        self._age(now)
         st = self._state
         if st == _BLOCKED:
             held = ticks_diff(now, self._start)
@@ -116,6 +126,21 @@ class Beam:
         elif st == _GAP and ticks_diff(now, self._gap_start) >= self.gap_us:
             self._finish_gap()
         return self.total - before
+
+    def _age(self, now):
+        # ticks_us wraps at 2**30 (about 17.9 minutes) and ticks_diff is only
+        # right for times less than half that apart: a start time older than
+        # the longest span any decision needs (stuck_us, gap_us) is brought
+        # forward to that span, so it never gets old enough to read as the
+        # future. poll() runs at least once a second (devices/beams.py).
+        if self._state == _BLOCKED:
+            if ticks_diff(now, self._start) > self.stuck_us:
+                if not self._counted:
+                    self._count()           # blocked that long: more than a ball's pulse
+                self._acc = 0
+                self._start = ticks_add(now, -self.stuck_us)
+        elif self._state == _GAP and ticks_diff(now, self._gap_start) > self.gap_us:
+            self._gap_start = ticks_add(now, -self.gap_us)
 
     def next_deadline_us(self, now):
         # Microseconds until poll() has a time-based decision to make, or -1 if

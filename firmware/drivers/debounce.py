@@ -9,6 +9,15 @@
 from time import ticks_diff, ticks_us
 
 
+def _since(now, then):
+    # Microseconds from `then` (a past stamp) to `now`. ticks_us wraps at 2**30
+    # and ticks_diff reads a stamp more than 2**29 us old as the future: a
+    # negative result can only mean that old (an edge read after a long
+    # break), which is settled by any measure.
+    d = ticks_diff(now, then)
+    return d if d >= 0 else 0x20000000
+
+
 class DebouncedInput:
     def __init__(self, recorder, active_level=0, debounce_ms=20):
         self.rec = recorder
@@ -26,7 +35,7 @@ class DebouncedInput:
         self.edges += 1
         # The level before this edge held from _last_edge to t_us: long enough,
         # and it was a settled level, whenever this edge is read.
-        if self._raw != self.stable and ticks_diff(t_us, self._last_edge) >= self.debounce_us:
+        if self._raw != self.stable and _since(t_us, self._last_edge) >= self.debounce_us:
             self._settle(self._raw)
         self._raw = level
         self._last_edge = t_us
@@ -46,7 +55,7 @@ class DebouncedInput:
             # A change the IRQ missed (e.g. lost edge): time it from now.
             self._raw = raw
             self._last_edge = ticks_us()
-        if raw != self.stable and ticks_diff(ticks_us(), self._last_edge) >= self.debounce_us:
+        if raw != self.stable and _since(ticks_us(), self._last_edge) >= self.debounce_us:
             self._settle(raw)
         return self._changed
 
@@ -54,7 +63,7 @@ class DebouncedInput:
         # Milliseconds until the pending level can be taken as settled (0 if none).
         if self._raw == self.stable:
             return 0
-        left = self.debounce_us - ticks_diff(ticks_us(), self._last_edge)
+        left = self.debounce_us - _since(ticks_us(), self._last_edge)
         return left // 1000 + 1 if left > 0 else 1
 
     def active(self):

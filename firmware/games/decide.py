@@ -55,6 +55,10 @@ class Decider:
                 if self._remote is not None:
                     return self._remote
                 name = await self.panel.next_press()
+                if self._remote is not None:
+                    # A host's choice came while the panel was read: it was
+                    # acknowledged, so it wins over a press in the same wake-up.
+                    return self._remote
                 if name == ROLL:
                     return options[i]
                 if name == LEFT:

@@ -7,6 +7,7 @@ class EventBus:
     def __init__(self):
         self.sinks = []
         self.count = 0
+        self.failed = 0         # sinks dropped because they raised
 
     def subscribe(self, sink):
         self.sinks.append(sink)
@@ -16,12 +17,26 @@ class EventBus:
             self.sinks.remove(sink)
 
     def publish(self, event):
+        # By index, not `for s in self.sinks`: removing a failing sink from the
+        # list being iterated would make the sink after it miss this event (and
+        # a copy of the list per event would cost heap all game).
         self.count += 1
-        for s in self.sinks:
+        sinks = self.sinks
+        i = 0
+        while i < len(sinks):
+            s = sinks[i]
             try:
                 s(event)
             except Exception:  # noqa: BLE001 - a broken sink must not stop the game
-                self.unsubscribe(s)
+                self.failed += 1
+                if i < len(sinks) and sinks[i] is s:
+                    sinks.pop(i)
+                else:
+                    self.unsubscribe(s)     # it changed the list itself: find it
+                continue
+            if i < len(sinks) and sinks[i] is s:
+                i += 1
+            # else: s unsubscribed itself; sinks[i] is already the next one
 
 
 def report_leds(c, strip, before, what):

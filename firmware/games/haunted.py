@@ -112,6 +112,7 @@ class HauntedController:
         self._downs = 0         # the table's outage count when the window opened
         self._saved = {"game": None, "rng": None, "hole_lost": None}
         self.windows = {"quiet": 0, "confirm": 0, "timeout": 0}
+        self.sensing = False    # a turn's sensor window is open (sensors_live)
         decider.on_highlight = self._highlight
         bus.subscribe(self._watch)
 
@@ -304,13 +305,25 @@ class HauntedController:
     # _place_* and _turn_end, which the VM benchmark (sim/bench_vm_haunted.py)
     # calls in the same order without an event loop.
 
+    def sensors_live(self):
+        # Why a flash write must wait now (None: it need not). Erasing and
+        # programming the flash run with interrupts off on the rp2 port: from
+        # the start of a turn (waiting for the launch) until its window closes
+        # every sensor edge matters, and one timed late or lost is a wrong
+        # credit. Owners, placing and the round end ask people: not live.
+        if self.sensing:
+            return "a turn is in play (the table's sensors are live): try again after the turn"
+        return None
+
     async def turn(self):
         p = self._turn_start()
+        self.sensing = True
         try:
             await asyncio.sleep_ms(SETTLE_MS)
             self._settled()
             first, reason = await self._launch_and_window(p)
         finally:
+            self.sensing = False
             self.scoreboard.hold_score = False
             self.render()
         add = self._window_closed(reason)

@@ -17,6 +17,7 @@
 import asyncio
 
 CHUNK = 64          # bytes taken from stdin per wake-up
+READY_MS = 5        # how often a link held back by waiting replies looks again
 
 
 async def serve_stdio(app):
@@ -26,18 +27,41 @@ async def serve_stdio(app):
     # and no event is encoded.
     import sys
     import select
-    link = None
-    pump = None
     src = getattr(sys.stdin, "buffer", sys.stdin)
     reader = asyncio.StreamReader(src)
     poll = select.poll()
     poll.register(src, select.POLLIN)
+
+    def more():
+        # One more byte if one has arrived, without waiting (stdin.read(n)
+        # would block for n).
+        if not poll.poll(0):
+            return None
+        return src.read(1)
+
+    def make_link(app):
+        from games.link_core import stdio_link
+        return stdio_link(app)
+    await serve(app, reader.read, more, make_link)
+
+
+async def serve(app, read, more, make_link):
+    # The reading loop (the simulator's model of the USB serial runs it too,
+    # sim/host_link.py): read(1) waits for a byte without blocking the loop,
+    # more() returns one more byte that is already there (or None/b""). The
+    # link is made by make_link(app) when the first byte comes. While replies
+    # wait for the host (link.ready() is False), nothing more is read: the
+    # input stays in the USB buffers and the host's writes wait, so a flood
+    # of requests slows the host down instead of losing replies.
+    link = None
+    pump = None
     buf = bytearray(CHUNK + 4)
     try:
         while True:
-            # read(1) waits without blocking the loop; the rest of what has
-            # arrived is taken without waiting (stdin.read(n) would block for n).
-            b = await reader.read(1)
+            if link is not None and not link.ready():
+                await asyncio.sleep_ms(READY_MS)
+                continue
+            b = await read(1)
             if not b:
                 await asyncio.sleep(0.02)
                 continue
@@ -48,14 +72,13 @@ async def serve_stdio(app):
                 for x in b:
                     buf[n] = x
                     n += 1
-                if n > CHUNK - 4 or not poll.poll(0):
+                if n > CHUNK - 4:
                     break
-                b = src.read(1)
+                b = more()
                 if not b:
                     break
             if link is None:
-                from games.link_core import stdio_link
-                link = stdio_link(app)
+                link = make_link(app)
                 pump = asyncio.create_task(link.pump())
             link.receive(bytes(buf[:n]))
     finally:

@@ -13,6 +13,7 @@ BACKLOG = 4096      # bytes that may wait for a slow host (not preallocated)
 FLUSH_MS = 10       # how often a waiting backlog is offered again
 STALL_US = 5000     # a write that took this long waited for a full buffer
 CAREFUL = 256       # bytes sent one at a time after such a wait
+READY_BELOW = 512   # the link takes more input only while fewer reply bytes wait
 
 
 class PollingWriter:
@@ -29,6 +30,15 @@ class PollingWriter:
     # the wait and sends one byte at a time, which always fits, until CAREFUL
     # bytes have gone out without the buffer filling up: one wait per time the
     # host stops, not one per piece.
+    #
+    # Replies are never dropped (write(line, True)): every request line gets
+    # its one reply. Their backlog is bounded from the other side instead: the
+    # link reads no more input while replies wait (Link.ready()), so a host
+    # that floods the board with requests is held back by the USB serial's
+    # own flow control (MicroPython leaves what does not fit its stdin buffer
+    # in the USB endpoint, and the host's write waits) rather than losing
+    # answers. Events are dropped when the backlog is full (the protocol's
+    # seq shows the gap).
     def __init__(self, out, writable, cap=BACKLOG):
         self.out = out
         self.writable = writable
@@ -40,14 +50,18 @@ class PollingWriter:
         self.stalls = 0         # writes that waited for a full buffer
         self.careful = 0        # bytes still to send one at a time
 
-    def write(self, line):
+    def write(self, line, keep=False):
         n = len(line)
-        if self.waiting + n > self.cap:
+        if not keep and self.waiting + n > self.cap:
             self.dropped += 1
             return
         self.lines.append(line)
         self.waiting += n
         self.flush()
+
+    def keep(self, line):
+        # A reply: queued whatever the backlog (see above).
+        self.write(line, True)
 
     def flush(self):
         # Sends what the port takes now; True when nothing is left waiting.
@@ -78,9 +92,11 @@ class PollingWriter:
 
 
 class Link:
-    def __init__(self, proto, write, flush=None):
+    def __init__(self, proto, write, flush=None, write_reply=None):
         self.proto = proto
-        self.write = write          # write(bytes); may raise OSError
+        self.write = write          # write(bytes): an event; may raise OSError
+        # write_reply(bytes): a reply, which must not be dropped (default: write)
+        self.write_reply = write if write_reply is None else write_reply
         self.flush = flush          # flush() -> True when nothing waits; None: writes never wait
         self.writer = None          # the PollingWriter behind write/flush, if any
         self.flag = asyncio.Event()
@@ -88,15 +104,24 @@ class Link:
         self.write_errors = 0
         proto.wake = self.flag.set
 
+    def ready(self):
+        # May the transport hand over more input? Not while replies wait for
+        # the host: that is the back-pressure (PollingWriter).
+        w = self.writer
+        return w is None or w.waiting < READY_BELOW
+
     def receive(self, data):
         for line in self.proto.feed(data):
-            self.send(line)
+            self.send(line, True)
         if self.flush is not None:
             self.flag.set()         # the pump sees to a reply that had to wait
 
-    def send(self, line):
+    def send(self, line, reply=False):
         try:
-            self.write(line)
+            if reply:
+                self.write_reply(line)
+            else:
+                self.write(line)
             self.sent += 1
         except OSError:
             self.write_errors += 1
@@ -128,7 +153,7 @@ def board_link(app, out, writable):
     # and writable() (also what `make bench` measures beside each game).
     from protocol import Protocol
     writer = PollingWriter(out, writable)
-    link = Link(Protocol(app), writer.write, writer.flush)
+    link = Link(Protocol(app), writer.write, writer.flush, writer.keep)
     link.writer = writer
     return link
 

@@ -28,6 +28,8 @@ def create(app):
     c.build = build
     build.beams.on_ball = c.on_ball
     build.beams.on_stuck = c.on_beam_stuck
+    build.beams.on_irq_error = c.on_irq_error
+    build.tower.on_irq_error = c.on_irq_error
     return c
 
 
@@ -56,6 +58,7 @@ class RollerController:
         self.suspect = ()            # staircases whose beam looks dead (no emitter test)
         self.dead = ()               # staircases whose receiver failed the emitter test
         self.dead_after = 12         # rotations without a ball while the others saw some
+        self.sensing = False         # a turn's balls are being counted (sensors_live)
         decider.on_highlight = self._highlight
 
     # ---- setup -----------------------------------------------------------
@@ -74,6 +77,13 @@ class RollerController:
     def on_beam_stuck(self, staircase, stuck):
         # A beam blocked for longer than a ball takes (or clear again).
         self.bus.publish(("fault", "beam_stuck" if stuck else "beam_ok", staircase))
+
+    def on_irq_error(self, where, errors):
+        # An input's interrupt handler raised (caught in drivers/edges.py, so
+        # the IRQ stays armed): a fault the host sees, not a beam gone quiet.
+        # where: a staircase number, or "notch".
+        self.faults += 1
+        self.bus.publish(("fault", "irq", where, errors))
 
     def public_state(self):
         return self.game.to_dict() if self.game is not None else None
@@ -190,7 +200,26 @@ class RollerController:
         choice = await self.decider.ask(g.phase, g.turn, actions)
         self._apply(choice)
 
+    def sensors_live(self):
+        # Why a flash write must wait now (None: it need not). Erasing and
+        # programming the flash run with interrupts off on the rp2 port, so a
+        # ball's beam pulse could be lost: from the emitter test before a
+        # turn until its balls are counted (the settle window, the manual
+        # turn after a jam and its settle window included).
+        if self.tower.turning:
+            return "the tower is turning: try again after the rotation"
+        if self.sensing:
+            return "the balls of this turn are still being counted: try again after the rotation"
+        return None
+
     async def turn_tower(self):
+        self.sensing = True
+        try:
+            return await self._turn_tower()
+        finally:
+            self.sensing = False
+
+    async def _turn_tower(self):
         tower = self.tower
         if not tower.reservoir_full():
             self.bus.publish(("reservoir", "refill"))
@@ -211,6 +240,7 @@ class RollerController:
             await tower.collect()
             counts = tower.beams.counts()
         self.display.balls = 0
+        self.sensing = False         # counted: what follows are questions to the players
         self.bus.publish(("rotated", counts))
         if tower.beams.emitters is None:
             # Without the emitter test, silence over many rotations is the only clue.

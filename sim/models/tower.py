@@ -183,8 +183,11 @@ class TowerModel:
         if entering and not self.at_notch:
             self.at_notch = True
             self.notch_index = nearest % self.cfg.notches
+            # The direction before the switch closes: its IRQ may stop the servo
+            # at once (the firmware's notch stop), and the tower got here anyway.
+            forward = self.speed > 0
             self._switch(True)
-            if self.speed > 0:
+            if forward:
                 self.rotations += 1
                 self._release_balls()
         elif not entering and self.at_notch:
