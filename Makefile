@@ -8,11 +8,12 @@ STAMP   := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 ARGS    ?=
 
-.PHONY: sim test deps venv lint typecheck check-beams bench reliability flash flash-dry-run clean help
+.PHONY: sim pico test deps venv lint typecheck check-beams bench reliability flash flash-dry-run clean help
 
 help:
 	@echo "make sim          play a whole game on the simulated board (ARGS='--players 3 --seed 7 --noise none')"
-	@echo "make test         run every test (unit, simulation, MicroPython VM, host tools, lint)"
+	@echo "make pico         play a whole game on the emulated Pico: the official rp2 firmware in rp2040js (same ARGS as sim)"
+	@echo "make test         run every test (unit, simulation, MicroPython VM, emulated Pico, host tools, lint)"
 	@echo "make check-beams  beam accuracy over 10,000 simulated rotations with noise"
 	@echo "make bench        heap, allocation, latency and size figures (MicroPython VM + simulator)"
 	@echo "make reliability  power cuts, injected faults and fuzzed serial input, with figures"
@@ -33,6 +34,9 @@ $(NODE_STAMP): package.json package-lock.json
 
 sim: $(STAMP)
 	$(BIN)/python -m sim $(ARGS)
+
+pico: deps
+	$(BIN)/python -m sim.pico $(ARGS)
 
 test: deps
 	$(BIN)/python -m pytest

@@ -309,7 +309,7 @@ def _check(ck: _Checker, proto: Any, msg: dict, reply: dict) -> None:
             if app.settings.get(key) != value:
                 return False
             try:
-                on_flash = app.store.load("config") or {}
+                on_flash = app.store.load("config", sealed=False) or {}
             except ValueError:
                 return False
             return on_flash.get(key) == value
