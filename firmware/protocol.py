@@ -107,7 +107,7 @@ class Protocol:
         # What a host left unfinished when it went away (a cable pulled, a
         # tool killed mid-write) must not be glued to the next host's first
         # request: an unfinished line is dropped after SILENCE_MS without a
-        # byte, and when a new host's hello shows up inside a line.
+        # byte, and when a new host's hello shows up inside a (not overlong) line.
         if not isinstance(data, bytes):
             data = bytes(data)
         if self._n or self._discard:
@@ -120,12 +120,8 @@ class Protocol:
         while i < n:
             j = data.find(_NL, i)
             end = n if j < 0 else j
-            if self._discard:
-                h = data.find(_HELLO, i, end)
-                if h >= 0:
-                    # A new host's hello after an overlong fragment: start there.
-                    self._drop_partial()
-                    i = h
+            # (An overlong line is discarded to its newline whatever it holds,
+            # a hello included: it gets its one "line too long" reply.)
             if not self._discard:
                 k = end - i
                 # One byte more than MAX_LINE fits: the \r of a CRLF line.

@@ -91,10 +91,15 @@ def test_a_new_hosts_hello_right_after_a_fragment_is_answered():
     p.feed(b'{"cmd":"sta')
     (r,) = replies(p.feed(b'{"cmd":"hello","id":1}\n'))       # hauntbox monitor starts at once
     assert r["ok"] is True and r["id"] == 1 and r["proto"] == 1 and p.stale == 1
-    # An overlong fragment (the board was discarding it) and then a hello: the same.
+    # An overlong fragment is different: the board discards it to its newline
+    # whatever it holds (a hello included) and answers it once, "line too
+    # long" (a line over 1024 bytes always gets that one reply); the host's
+    # next hello is answered.
     p.feed(b'{"cmd":"x","pad":"' + b"A" * 3000)
     (r,) = replies(p.feed(b'{"cmd":"hello","id":2}\n'))
-    assert r["ok"] is True and r["id"] == 2
+    assert r == {"ok": False, "id": None, "error": "line too long (max 1024 bytes)"}
+    (r,) = replies(p.feed(b'{"cmd":"hello","id":3}\n'))
+    assert r["ok"] is True and r["id"] == 3
 
 
 def test_a_valid_request_holding_hello_bytes_is_left_alone():
