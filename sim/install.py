@@ -24,33 +24,36 @@ FIRMWARE = ROOT / "firmware"
 
 
 class ThreadSafeFlag:
-    """MicroPython's asyncio.ThreadSafeFlag: set() from an IRQ, one waiter, auto-clear."""
+    """MicroPython's asyncio.ThreadSafeFlag: set() from an IRQ, auto-clear, one waiter.
+
+    One waiter as on the rp2 port (measured on the emulated Pico,
+    tests/pico/test_fakes_match_port.py): the port's asyncio keeps one reader
+    per stream, so a second task that waits takes the place of the first, and
+    the first is never woken."""
 
     def __init__(self) -> None:
-        self._ev: asyncio.Event | None = None
         self._set = False
-
-    def _event(self) -> asyncio.Event:
-        if self._ev is None:
-            self._ev = asyncio.Event()
-            if self._set:
-                self._ev.set()
-        return self._ev
+        self._waiter: asyncio.Future | None = None
 
     def set(self) -> None:
         self._set = True
-        if self._ev is not None:
-            self._ev.set()
+        w = self._waiter
+        if w is not None and not w.done():
+            w.set_result(None)
 
     def clear(self) -> None:
         self._set = False
-        if self._ev is not None:
-            self._ev.clear()
 
     async def wait(self) -> None:
-        ev = self._event()
-        await ev.wait()
-        self.clear()
+        if not self._set:
+            w = asyncio.get_running_loop().create_future()
+            self._waiter = w        # a waiter before this one is never woken
+            try:
+                await w
+            finally:
+                if self._waiter is w:
+                    self._waiter = None
+        self._set = False
 
 
 async def _sleep_ms(ms: float) -> None:
@@ -108,7 +111,7 @@ def install(clock: VirtualClock | None = None) -> VirtualClock:
     runtime.irq_errors.clear()
     runtime.take_pending_reset()
     machine.reset_state()
-    neopixel.NeoPixel.fail_writes = 0
+    runtime.reset_irq_state()
     return clk
 
 

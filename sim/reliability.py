@@ -165,7 +165,6 @@ def _expander_game(seed: int) -> FaultResult:
 def _fault_game(name: str, seed: int) -> FaultResult:
     if name == "I2C expander stops answering":
         return _expander_game(seed)
-    from sim.fakes import neopixel
     from sim.models.tower import Faults, TowerConfig
     from sim.roller_board import RollerSim
 
@@ -192,13 +191,6 @@ def _fault_game(name: str, seed: int) -> FaultResult:
                   noise="all" if name.startswith("chattering") else "none")
     events: list[tuple] = []
     s.app.bus.subscribe(events.append)
-    if name == "LED strip write failing":
-        expect_fault = "leds"
-
-        def breaker(ev: tuple) -> None:
-            if ev[0] == "turn" and ev[1] == 1:
-                neopixel.NeoPixel.fail_writes = 5
-        s.app.bus.subscribe(breaker)
     try:
         winner = s.run()
     except Exception:  # noqa: BLE001 - a crash is what this measures
@@ -343,7 +335,7 @@ def serial_fuzz(inputs: int = 100_000, seed: int = 1, progress: bool = False) ->
 
 
 FAULTS = ("jammed servo", "dead notch switch", "stuck beam", "dead beam", "missing balls",
-          "LED strip write failing", "chattering switches and beam glitches",
+          "chattering switches and beam glitches",
           "I2C expander stops answering")
 
 

@@ -30,13 +30,56 @@ def set_clock(c: VirtualClock) -> None:
     _clock = c
 
 
+_irq_off_until = 0
+_irq_pending: dict[int, tuple[Callable[[Any], None], Any, bool]] = {}
+
+
 def run_irq(handler: Callable[[Any], None], arg: Any, hard: bool) -> None:
-    """Call an interrupt handler. An exception in a handler is recorded (MicroPython
-    prints it and disables nothing else); tests assert the list stays empty."""
+    """Call an interrupt handler, as the rp2 port does.
+
+    While interrupts are off (`irq_off`) the call waits, and a source that
+    fires again meanwhile is called once when they are back (the pin's edges
+    latch in one status register): a rise and a fall inside the window
+    collapse into one call that sees the level of the end.
+
+    An exception is recorded (tests assert `irq_errors` stays empty); a hard
+    handler that raises is disabled for good, as MicroPython's mp_irq_handler
+    does ("Uncaught exception in IRQ callback handler")."""
+    if _clock.now_us < _irq_off_until:
+        _irq_pending.setdefault(id(arg), (handler, arg, hard))
+        return
     try:
         handler(arg)
     except Exception as e:  # noqa: BLE001 - mirrors MicroPython printing IRQ errors
         irq_errors.append(e)
+        if hard:
+            disable = getattr(arg, "irq_disable", None)
+            if disable is not None:
+                disable()
+
+
+def reset_irq_state() -> None:
+    global _irq_off_until
+    _irq_off_until = 0
+    _irq_pending.clear()
+
+
+def irq_off(us: int) -> None:
+    """The CPU busy with interrupts off for `us` (machine.bitstream writing a
+    NeoPixel chain, the boot ROM erasing or programming flash): the clock and
+    the hardware go on, interrupts wait until the window ends."""
+    global _irq_off_until
+    end = _clock.now_us + int(us)
+    outer = _irq_off_until > _clock.now_us
+    _irq_off_until = max(_irq_off_until, end)
+    _clock.advance_to(end)
+    if outer:
+        return
+    _irq_off_until = 0
+    while _irq_pending:
+        key = next(iter(_irq_pending))
+        handler, arg, hard = _irq_pending.pop(key)
+        run_irq(handler, arg, hard)
 
 
 def watchdog_expired() -> None:

@@ -120,6 +120,11 @@ class Pin:
         self._trigger = trigger
         self.hard = hard
 
+    def irq_disable(self) -> None:
+        """What MicroPython does to a hard IRQ whose handler raised: no more calls."""
+        self._handler = None
+        self._trigger = 0
+
     # --- simulator side ---------------------------------------------------
     def sim_drive(self, level: int | None) -> None:
         """Drive the pin from outside (a sensor output); None releases it."""

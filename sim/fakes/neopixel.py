@@ -1,6 +1,8 @@
 """Fake `neopixel` module (MicroPython's API) that encodes frames with adafruit_pixelbuf.
 
-The firmware talks to `neopixel.NeoPixel` exactly as on the Pico. On `write()`
+The firmware talks to `neopixel.NeoPixel` exactly as on the Pico (where
+`write()` is `machine.bitstream`: it never raises, and it runs with interrupts
+off for 30 us per LED plus the latch). On `write()`
 the pixel values go through `adafruit_pixelbuf.PixelBuf` (the pixel-buffer
 library behind adafruit-circuitpython-neopixel) in GRB order, so `frames`
 records the exact byte stream a WS2812 chain would receive.
@@ -31,8 +33,6 @@ class NeoPixel:
     """MicroPython's neopixel.NeoPixel: pixels live in `buf` (bytes in ORDER)."""
 
     ORDER = (1, 0, 2, 3)  # GRB, as MicroPython's driver
-
-    fail_writes = 0  # set by fault injection: that many next writes raise OSError
 
     def __init__(self, pin: Any, n: int, bpp: int = 3, timing: int = 1) -> None:
         if bpp not in (3, 4):
@@ -66,9 +66,9 @@ class NeoPixel:
     def write(self) -> None:
         if len(self.buf) != self.n * self.bpp:
             raise ValueError("buf has the wrong length")
-        if NeoPixel.fail_writes > 0:
-            NeoPixel.fail_writes -= 1
-            raise OSError(5)
+        # machine.bitstream never fails: it cannot tell whether a chain is
+        # attached. It sends the frame with interrupts off, which the CPU
+        # spends busy (sim/runtime.py: irq_off).
         for i in range(self.n):
             self._enc[i] = self[i]
         self._enc.show()
@@ -77,6 +77,7 @@ class NeoPixel:
         self.frames.append((runtime.clock().now_us, self._enc.sent))
         if len(self.frames) > 64:
             del self.frames[:32]
+        runtime.irq_off(self.write_time_us())
 
     def write_time_us(self) -> int:
         return self.n * self.bpp * 8 * BIT_NS // 1000 + LATCH_US

@@ -87,7 +87,7 @@ class FlashModel:
         us = self.stall_us.get(kind, 0)
         if us:
             from sim import runtime
-            runtime.clock().sleep_us(us)
+            runtime.irq_off(us)     # littlefs programs and erases with interrupts off
 
     def open(self, path: str, mode: str = "r") -> FlashFile:
         if "w" in mode:

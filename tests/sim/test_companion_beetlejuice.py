@@ -451,21 +451,6 @@ def test_how_to_play_rerolled_dice_are_no_longer_kept_beetlejuice_symbols_always
     raise AssertionError("no seed reached a second decision")
 
 
-def test_led_failure_is_reported_once_and_the_game_goes_on():
-    import neopixel
-    s = CompanionSim(game="beetlejuice", players=2, seed=2)
-    events = []
-    s.app.bus.subscribe(events.append)
-
-    def breaker(ev):
-        if ev[0] == "turn" and ev[2] == 3:
-            neopixel.NeoPixel.fail_writes = 3
-    s.app.bus.subscribe(breaker)
-    winner = s.run()
-    assert [e[1] for e in kinds(events, "fault")] == ["leds", "leds_ok"]
-    assert s.controller.game.is_over() and ("over", winner) in events
-
-
 def test_safe_boot_when_menu_is_held_at_power_up():
     from sim.fakes import machine
     s = CompanionSim(game="superskill", players=2, seed=1)

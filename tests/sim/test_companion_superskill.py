@@ -361,26 +361,3 @@ def test_a_request_for_another_mode_is_reported_and_the_companion_started(mode):
     events.clear()
     s.controller.new_game(2, 0, {"mode": "companion"})
     assert not [e for e in events if e[0] == "fault"]
-
-
-def test_led_failure_is_reported_once_and_the_rolls_go_on():
-    """A matrix that stops taking frames: one ("fault", "leds") event, the game goes
-    on (the dice are on the event stream), one ("fault", "leds_ok") when it works
-    again."""
-    s = CompanionSim(game="superskill", players=2, seed=2, policies=["greedy", "greedy"])
-    import neopixel     # the simulator's fake, installed by CompanionSim
-    events = []
-    s.app.bus.subscribe(events.append)
-
-    def breaker(ev):
-        if ev[0] == "turn" and ev[1] == 3:
-            neopixel.NeoPixel.fail_writes = 3
-    s.app.bus.subscribe(breaker)
-    try:
-        winner = s.run()
-    finally:
-        neopixel.NeoPixel.fail_writes = 0
-    leds = [e for e in kinds(events, "fault") if e[1] in ("leds", "leds_ok")]
-    assert [e[1] for e in leds] == ["leds", "leds_ok"]
-    assert "LED matrix write failed" in leds[0][2] and s.controller.faults == 1
-    assert s.controller.game.is_over() and ("over", winner) in events
