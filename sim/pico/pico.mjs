@@ -61,6 +61,7 @@ let outWatch = new Set();
 let usbConnected = false;
 let cycles = 0;          // executed instructions' cycles (speed figures)
 let flashOps = 0;
+let irqOffMax = 0;       // the longest flash stall, ns (interrupts off)
 let stopOnFlash = false;
 let boots = 0;
 
@@ -99,6 +100,19 @@ function romReturn() {
   core.PC = core.registers[14] & ~1;   // return to LR
 }
 
+// How long the flash chip is busy (Winbond W25Q16JV, the Pico's, datasheet
+// typical values): the ROM routine polls until it is done, and the rp2 port
+// calls it with interrupts off, so the chip does nothing else meanwhile.
+const SECTOR_ERASE_NS = 45e6;   // tSE, 4 KB sector
+const PAGE_PROGRAM_NS = 0.4e6;  // tPP, 256 B page
+
+function busyFlash(ns) {
+  // Time passes (timers, PWM and the USB go on; their interrupts wait),
+  // no instruction runs: then the routine returns.
+  clock.tick(ns);
+  irqOffMax = Math.max(irqOffMax, ns);
+}
+
 function installFlash() {
   const r = mcu.core.registers;
   patchRom('RE', 0x51, () => {        // flash_range_erase(addr, count, block_size, cmd)
@@ -106,6 +120,7 @@ function installFlash() {
     mcu.flash.fill(0xff, addr, addr + count);
     flashOps++;
     ev('flash', 'erase', addr, count);
+    busyFlash(Math.ceil(count / 4096) * SECTOR_ERASE_NS);
     if (stopOnFlash) stopNow = true;
     romReturn();
   });
@@ -114,6 +129,7 @@ function installFlash() {
     for (let i = 0; i < count; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i);
     flashOps++;
     ev('flash', 'program', addr, count);
+    busyFlash(Math.ceil(count / 256) * PAGE_PROGRAM_NS);
     if (stopOnFlash) stopNow = true;
     romReturn();
   });
@@ -427,7 +443,7 @@ const handlers = {
     return { ...status(), data: Buffer.from(part).toString('base64') };
   },
   stats() {
-    return { ...status(), flash_ops: flashOps, usb_connected: usbConnected, warnings };
+    return { ...status(), flash_ops: flashOps, flash_stall_max_ns: irqOffMax, usb_connected: usbConnected, warnings };
   },
   quit() { setImmediate(() => process.exit(0)); return status(); },
 };
