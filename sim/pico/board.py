@@ -59,11 +59,14 @@ class HostLink:
         self.on_reply: list[Callable[[dict], None]] = []
         self.messages = 0
         self.sent: dict[int, str] = {}     # id -> cmd of requests sent
+        self.passive = False               # True: only listen (a console on a pty speaks)
 
     def subscribe(self, fn: Callable[[tuple], None]) -> None:
         self.subscribers.append(fn)
 
     def send(self, cmd: str, **args: Any) -> int:
+        if self.passive:
+            return -1           # another host owns the link (sim/pico/pty.py)
         rid = self.next_id
         self.next_id += 1
         msg = {"cmd": cmd, "id": rid, **args}

@@ -46,6 +46,7 @@ class PicoPty:
         # What the chip sends goes to the pty (and to the session's host view,
         # which the log and any bots read).
         board.raw_out = self._to_pty
+        board.host.passive = True       # the pty's client is the host; the session only listens
         if link:
             tmp = link + ".tmp%d" % os.getpid()
             if os.path.lexists(tmp):

@@ -51,12 +51,33 @@ class PicoSession:
         # The simulated players subscribe to the host's events as they would to
         # the firmware's bus in the CPython simulation.
         self.view = SimpleNamespace(bus=self.host, controller=SimpleNamespace(game=None))
+        self._last_prompt: tuple | None = None
         self.host.on_reply.append(self._reply)
+        self.host.subscribe(self._note_prompt)
         self.host.subscribe(self._look)
 
     def _reply(self, msg: dict) -> None:
-        if msg.get("cmd") == "state" and msg.get("ok"):
+        # A state reply: ours, or (on a pty) one the console asked for.
+        if msg.get("ok") and "state" in msg and "prompt" in msg:
             self.on_state(msg)
+            if self.host.passive:
+                self._prompt_from(msg)
+
+    def _prompt_from(self, state: dict) -> None:
+        # What the players see on the board when a console connects (they
+        # cannot ask themselves on a pty: the console owns the link).
+        from sim.pico.board import tuples
+        p = state.get("prompt")
+        if not p:
+            return
+        ev = ("prompt", p["kind"], p["player"], tuples(p["options"]), 0)
+        if ev != self._last_prompt:
+            for fn in list(self.host.subscribers):
+                fn(ev)
+
+    def _note_prompt(self, ev: tuple) -> None:
+        if ev[0] == "prompt":
+            self._last_prompt = ev
 
     def _look(self, ev: tuple) -> None:
         # After every turn the players look at the table again (a state request).
