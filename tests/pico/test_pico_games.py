@@ -120,3 +120,10 @@ def test_a_hung_task_makes_the_watchdog_reset_the_board_and_the_saved_game_resum
         n = s.result.turns
         s.play(max_s=60, until=turns(s, n + 1))
         assert s.result.turns > n
+
+
+def test_a_flood_of_requests_in_one_write_gets_one_reply_each_in_order():
+    # 100 here; `python -m sim.pico.flood` (in make reliability's figures) sends 1,000.
+    from sim.pico.flood import flood
+    f = flood(100)
+    assert (f.replies, f.in_order, f.duplicates) == (100, True, 0)
