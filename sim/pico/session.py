@@ -17,7 +17,7 @@ from typing import Any, Callable
 from sim.pico import image as pico_image
 from sim.pico.board import PicoBoard
 
-BOOT_MS = 3000          # the board answers `hello` well within this (measured: ~40 ms)
+BOOT_MS = 5000          # emulated ms; the game's boot answers hello after ~1 s (docs/pico.md)
 
 
 @dataclass
@@ -64,8 +64,8 @@ class PicoSession:
                 self._prompt_from(msg)
 
     def _prompt_from(self, state: dict) -> None:
-        # What the players see on the board when a console connects (they
-        # cannot ask themselves on a pty: the console owns the link).
+        # The prompt a state reply shows, to the players, unless they have seen
+        # it already (on connect; on a pty, where the console asks for states).
         from sim.pico.board import tuples
         p = state.get("prompt")
         if not p:
@@ -113,13 +113,7 @@ class PicoSession:
             self.host.request("events", on=True)
         # What was asked before the host listened: the pending prompt, as a
         # console shows it on connect.
-        state = self.host.request("state")
-        prompt = state.get("prompt")
-        if prompt:
-            from sim.pico.board import tuples
-            ev = ("prompt", prompt["kind"], prompt["player"], tuples(prompt["options"]), 0)
-            for fn in list(self.host.subscribers):
-                fn(ev)
+        self._prompt_from(self.host.request("state"))
         return hello
 
     def play(self, max_s: float = 3600.0, until: Callable[[], bool] | None = None) -> Result:
