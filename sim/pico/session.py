@@ -63,7 +63,7 @@ class PicoSession:
             if self.host.passive:
                 self._prompt_from(msg)
 
-    def _prompt_from(self, state: dict) -> None:
+    def _prompt_from(self, state: dict, again: bool = False) -> None:
         # The prompt a state reply shows, to the players, unless they have seen
         # it already (on connect; on a pty, where the console asks for states).
         from sim.pico.board import tuples
@@ -71,7 +71,7 @@ class PicoSession:
         if not p:
             return
         ev = ("prompt", p["kind"], p["player"], tuples(p["options"]), 0)
-        if ev != self._last_prompt:
+        if again or ev != self._last_prompt:
             for fn in list(self.host.subscribers):
                 fn(ev)
 
@@ -113,7 +113,7 @@ class PicoSession:
             self.host.request("events", on=True)
         # What was asked before the host listened: the pending prompt, as a
         # console shows it on connect.
-        self._prompt_from(self.host.request("state"))
+        self._prompt_from(self.host.request("state"), again=True)
         return hello
 
     def play(self, max_s: float = 3600.0, until: Callable[[], bool] | None = None) -> Result:
