@@ -173,7 +173,7 @@ class HauntedPico(PicoSession):
 
     def __init__(self, players: int = 4, seed: int = 1, noise: str = "all",
                  policies: list[str] | None = None, settings: dict | None = None,
-                 p_confirm: float = 0.25, **kw: Any) -> None:
+                 p_confirm: float = 0.25, outages: list | None = None, **kw: Any) -> None:
         from sim.haunted_board import (CreditTracker, HauntedPeople, attach_chips, load_data,
                                        noise_config)
         from sim.models.table import TableModel
@@ -194,6 +194,21 @@ class HauntedPico(PicoSession):
                                     bounce=noise in ("bounce", "all"), p_confirm=p_confirm)
         self.tracker = CreditTracker(self.host, self.table, self.data["monster_scores"])
         self.colours = ["red", "blue", "green", "yellow"][:players]
+        # Expanders that stop answering for a while (sim/haunted_board.Outage):
+        # the chip's I2C transfers to them then go unacknowledged.
+        self.outages = outages or []
+        if self.outages:
+            self.host.subscribe(self._outage_events)
+
+    def _outage_events(self, ev: tuple) -> None:
+        if ev[0] != "launched":
+            return
+        n = len(self.tracker.credits)
+        for o in self.outages:
+            if n == o.at_launch:
+                self.chips[o.chip].responding = False
+            elif n == o.at_launch + o.launches:
+                self.chips[o.chip].responding = True
 
 
 class CompanionPico(PicoSession):
