@@ -8,14 +8,15 @@ STAMP   := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 ARGS    ?=
 
-.PHONY: sim pico test deps venv lint typecheck check-beams bench reliability flash flash-dry-run clean help
+.PHONY: sim pico test deps venv lint typecheck check-beams bench bench-vm reliability flash flash-dry-run clean help
 
 help:
 	@echo "make sim          play a whole game on the simulated board (ARGS='--players 3 --seed 7 --noise none')"
 	@echo "make pico         play a whole game on the emulated Pico: the official rp2 firmware in rp2040js (same ARGS as sim)"
 	@echo "make test         run every test (unit, simulation, MicroPython VM, emulated Pico, host tools, lint)"
 	@echo "make check-beams  beam accuracy over 10,000 simulated rotations with noise"
-	@echo "make bench        heap, allocation, latency and size figures (MicroPython VM + simulator)"
+	@echo "make bench        heap, allocation, latency, interrupts-off and image figures on the emulated Pico (build/bench.json)"
+	@echo "make bench-vm     the quick figures in the MicroPython WebAssembly VM and the simulator (rule parity)"
 	@echo "make reliability  power cuts, injected faults and fuzzed serial input, with figures"
 	@echo "make flash        compile and copy the firmware to a Pico (ARGS='--port /dev/ttyACM0')"
 	@echo "make flash-dry-run  list the files and sizes a flash would copy"
@@ -48,6 +49,9 @@ typecheck: $(STAMP)
 	$(BIN)/python tests/typecheck.py
 
 bench: deps
+	$(BIN)/python -m sim.pico.bench $(ARGS)
+
+bench-vm: deps
 	$(BIN)/python -m sim.bench $(ARGS)
 
 reliability: $(STAMP)

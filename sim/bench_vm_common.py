@@ -19,7 +19,6 @@
 # settle() before each measuring step.
 import gc
 import json
-import sys
 
 import micropython
 
@@ -146,21 +145,6 @@ def running_finish():
     print(json.dumps({"running": R.get("running", 0), "running_host": R.get("running_host", 0),
                       "running_request": R.get("running_request", 0),
                       "tasks": len(S["app"].tasks)}))  # noqa: F821
-
-
-def qstr_mark(tag):
-    # The interned strings (qstrs) now: micropython.qstr_info() prints one line,
-    # which sim/bench.py reads after this tag. Their pools are heap, allocated
-    # in doubling steps (20, 40, ... 640 entries), so a few more names can cost
-    # a whole new pool: the bench shows where each game stands. Then the
-    # modules loaded (whose .mpy files name the firmware's strings) and, at the
-    # baseline, every string the harness interned (sim/bench_qstr.py).
-    print("QSTR " + tag)
-    micropython.qstr_info()
-    print("MODS " + tag + " " + " ".join(sorted(sys.modules)))
-    if tag == "base":
-        print("HARNESS")
-        micropython.qstr_info(1)
 
 
 def baseline():
