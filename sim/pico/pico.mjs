@@ -119,8 +119,9 @@ function installFlash() {
     const addr = r[0] >>> 0, count = r[1] >>> 0;
     mcu.flash.fill(0xff, addr, addr + count);
     flashOps++;
-    ev('flash', 'erase', addr, count);
-    busyFlash(Math.ceil(count / 4096) * SECTOR_ERASE_NS);
+    const ns = Math.ceil(count / 4096) * SECTOR_ERASE_NS;
+    ev('flash', 'erase', addr, count, ns);
+    busyFlash(ns);
     if (stopOnFlash) stopNow = true;
     romReturn();
   });
@@ -128,8 +129,9 @@ function installFlash() {
     const addr = r[0] >>> 0, src = r[1] >>> 0, count = r[2] >>> 0;
     for (let i = 0; i < count; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i);
     flashOps++;
-    ev('flash', 'program', addr, count);
-    busyFlash(Math.ceil(count / 256) * PAGE_PROGRAM_NS);
+    const ns = Math.ceil(count / 256) * PAGE_PROGRAM_NS;
+    ev('flash', 'program', addr, count, ns);
+    busyFlash(ns);
     if (stopOnFlash) stopNow = true;
     romReturn();
   });
