@@ -9,20 +9,34 @@ GAMES = ("roller-ghoster", "haunted-house")
 GAMES += ("beetlejuice", "superskill")   # the dice companion (sim/companion_board.py)
 
 
+def _staircase(spec: str, arg: str, staircases: int = 4) -> int:
+    if not arg:
+        return 1
+    if not arg.isdigit() or not 1 <= int(arg) <= staircases:
+        raise argparse.ArgumentTypeError(
+            f"--fault {spec}: the staircase must be 1..{staircases}, not {arg!r}")
+    return int(arg)
+
+
 def parse_fault(spec: str, faults) -> None:
+    """One --fault for Roller Ghoster; a one-line ArgumentTypeError if it is not one."""
     name, _, arg = spec.partition(":")
+    if name in ("jam", "dead-notch", "missing-balls") and arg:
+        raise argparse.ArgumentTypeError(f"--fault {spec}: {name} takes no argument")
     if name == "jam":
         faults.jammed = True
     elif name == "stuck-beam":
-        faults.stuck_beams.add(int(arg or 1))
+        faults.stuck_beams.add(_staircase(spec, arg))
     elif name == "dead-beam":
-        faults.dead_beams.add(int(arg or 1))
+        faults.dead_beams.add(_staircase(spec, arg))
     elif name == "dead-notch":
         faults.dead_notch = True
     elif name == "missing-balls":
         faults.keep_missing_balls = True
     else:
-        raise argparse.ArgumentTypeError(f"unknown fault {spec!r}")
+        raise argparse.ArgumentTypeError(
+            f"unknown fault {spec!r} for Roller Ghoster "
+            "(jam, stuck-beam:K, dead-beam:K, dead-notch, missing-balls)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,8 +62,24 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def check_options(args) -> str | None:
+    """An option that does not apply to the game asked for: said, not ignored."""
+    if args.view and args.game in ("beetlejuice", "superskill"):
+        return f"--view draws Roller Ghoster and Haunted House only, not {args.game}"
+    if getattr(args, "bot", None) and args.game in ("roller-ghoster", "haunted-house"):
+        return (f"--bot is for beetlejuice and superskill; {args.game}'s players take "
+                "--policy random|safe|bold")
+    if getattr(args, "fault", None) and args.game in ("beetlejuice", "superskill"):
+        return f"--fault: no faults are modelled for {args.game}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    bad = check_options(args)
+    if bad:
+        print(f"hauntbox sim: {bad}", file=sys.stderr)
+        return 2
     if args.game == "haunted-house":
         from sim.haunted_board import run_cli
         return run_cli(args)

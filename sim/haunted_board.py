@@ -407,6 +407,24 @@ class Outage:
     launches: int = 2             # answers again after this many more launches
 
 
+def parse_outage(spec: str, pinmap: dict) -> Outage:
+    """`--fault expander-down:CHIP@LAUNCH+N` (CHIP one of the pin map's expanders,
+    LAUNCH >= 1, N >= 1); a one-line ValueError for anything else."""
+    usage = "expander-down:CHIP@LAUNCH+N, e.g. expander-down:exp_b@3+2"
+    name, _, arg = spec.partition(":")
+    if name != "expander-down":
+        raise ValueError(f"unknown fault {spec!r} for Haunted House ({usage})")
+    chip, _, when = (arg or "exp_b").partition("@")
+    at, _, dur = (when or "3").partition("+")
+    chips = [d["name"] for d in pinmap["i2c"]["devices"]]
+    if (chip or "exp_b") not in chips:
+        raise ValueError(f"--fault {spec}: no expander {chip!r} (this build has "
+                         f"{', '.join(chips)})")
+    if not at.isdigit() or int(at) < 1 or not (dur or "2").isdigit() or int(dur or 2) < 1:
+        raise ValueError(f"--fault {spec}: LAUNCH and N must be whole numbers from 1 ({usage})")
+    return Outage(chip or "exp_b", int(at), int(dur or 2))
+
+
 @dataclass
 class HauntedSim:
     players: int = 4
@@ -493,16 +511,11 @@ def run_cli(args: Any) -> int:
     if not 1 <= args.players <= 4:
         print("hauntbox sim: --players must be 1..4 for Haunted House", file=sys.stderr)
         return 2
-    outages = []
-    for spec in args.fault:
-        name, _, arg = spec.partition(":")
-        if name != "expander-down":
-            print(f"hauntbox sim: unknown fault {spec!r} for Haunted House "
-                  "(expander-down:CHIP@LAUNCH+N)", file=sys.stderr)
-            return 2
-        chip, _, when = (arg or "exp_b").partition("@")
-        at, _, dur = (when or "3").partition("+")
-        outages.append(Outage(chip or "exp_b", int(at), int(dur or 2)))
+    try:
+        outages = [parse_outage(spec, load_pinmap()) for spec in args.fault]
+    except ValueError as e:
+        print(f"hauntbox sim: {e}", file=sys.stderr)
+        return 2
     policies = args.policy or ["bold", "safe", "random", "bold"]
     t0 = time.monotonic()
     s = HauntedSim(players=args.players, seed=args.seed, noise=args.noise, policies=policies,

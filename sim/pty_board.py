@@ -417,6 +417,9 @@ def main(argv: list[str] | None = None) -> int:
         except (argparse.ArgumentTypeError, ValueError) as e:
             print(f"hauntbox sim --pty: {e}", file=sys.stderr)
             return 2
+    if a.link and not Path(a.link).parent.is_dir():
+        print(f"hauntbox sim --pty: --link {a.link}: no such folder", file=sys.stderr)
+        return 2
     opts = BoardOptions(game=a.game, players=a.players, seed=a.seed, bots=a.bots, noise=a.noise,
                         faults=a.fault, policies=a.policy or ["bold", "safe", "random", "bold"],
                         state_dir=a.state_dir, link=a.link, reservoir=a.reservoir, fast=a.fast,

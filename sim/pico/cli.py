@@ -51,7 +51,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def play(args: Any) -> int:
+    from sim.cli import check_options
     from sim.pico import session as ps
+
+    bad = check_options(args)
+    if bad:
+        return fail(bad)
 
     t0 = time.monotonic()
     clock_s = None
@@ -87,20 +92,13 @@ def play(args: Any) -> int:
         from sim.haunted_log import HauntedLog
         if not 1 <= args.players <= 4:
             return fail("--players must be 1..4 for Haunted House")
-        from sim.haunted_board import Outage
-        outages = []
-        for spec in args.fault:
-            name, _, arg = spec.partition(":")
-            chip, _, when = (arg or "exp_b").partition("@")
-            at, _, dur = (when or "3").partition("+")
-            if name != "expander-down" or not at.isdigit() or not (dur or "2").isdigit():
-                return fail(f"unknown fault {spec!r} for Haunted House (expander-down:CHIP@LAUNCH+N)")
-            outages.append(Outage(chip or "exp_b", int(at), int(dur or 2)))
+        from sim.haunted_board import load_pinmap, parse_outage
+        try:
+            outages = [parse_outage(spec, load_pinmap()) for spec in args.fault]
+        except ValueError as e:
+            return fail(str(e))
         s = ps.HauntedPico(players=args.players, seed=args.seed, noise=args.noise,
                            policies=args.policy, uf2=args.uf2, outages=outages)
-        if any(o.chip not in s.chips for o in outages):
-            return fail(f"--fault expander-down: no such expander (this build has "
-                        f"{', '.join(sorted(s.chips))})")
         clock_s = lambda: s.board.now_us / 1e6  # noqa: E731
         if not args.quiet:
             from sim.haunted_view import render_scoreboard
