@@ -125,7 +125,10 @@ class Client:
             self.port = self._resolve()
             ser = self.open_serial(self.port)
         except Exception as exc:  # noqa: BLE001 - PortError, SerialException, OSError
-            raise Disconnected(f"cannot open {self.port or self.port_spec}: {exc}") from None
+            from hauntbox.ports import missing_port
+            port = self.port or self.port_spec
+            why = missing_port(port) if isinstance(port, str) else None
+            raise Disconnected(why or f"cannot open {port}: {exc}") from None
         self._attach(ser)
         self._set_status("connected", self.port)
         self._thread = threading.Thread(target=self._io, name="hauntbox-client", daemon=True)

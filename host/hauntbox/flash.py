@@ -669,6 +669,11 @@ def flash(
             "(flashing anyway)"
         )
     port = ports.resolve_port(port_spec)
+    if runner is None:
+        # A real port: one that is not there is said so, not blamed on another program.
+        missing = ports.missing_port(port)
+        if missing:
+            raise ports.PortError(missing)
     runner = runner or _default_runner()
 
     board = probe_board(runner, port, prefix)

@@ -317,10 +317,19 @@ def _detail(spec: dict, pinmap: dict) -> str:
             bits.append("optional")
         return ", ".join(bits)
     if kind == "neopixel":
+        # machine.bitstream drives the pin (interrupts off while a frame goes
+        # out). A map with several chains gives each its own block naming its
+        # pin ({"pin": ..., "count": ...}); "count" at the top is their total.
         px = pinmap.get("pixels")
-        if isinstance(px, dict) and _is_int(px.get("count")):
-            return "%d pixels, PIO" % px["count"]
-        return "PIO"
+        n = None
+        if isinstance(px, dict):
+            name = next((k for k, v in (pinmap.get("pins") or {}).items() if v is spec), None)
+            own = [b.get("count") for b in px.values()
+                   if isinstance(b, dict) and b.get("pin") == name]
+            n = own[0] if own else px.get("count")
+        if _is_int(n):
+            return "%d pixels, bitstream, %.2f ms per frame" % (n, (n * 30 + 50) / 1000)
+        return "bitstream"
     if kind == "adc":
         return "ADC%d" % (g - 26) if g in ADC_GPIOS else "ADC"
     return ""

@@ -9,6 +9,8 @@ BOOTSEL mode is a USB drive, not a serial port, and is never listed.
 
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass
 
 from serial.tools import list_ports
@@ -73,6 +75,14 @@ def find_pico() -> str:
         listing = "\n".join("  " + p.describe() for p in picos)
         raise PortError(f"several Picos found, choose one with --port:\n{listing}")
     return picos[0].device
+
+
+def missing_port(port: str) -> str | None:
+    """A one-line reason when `port` is a device path that does not exist, else None."""
+    if port.startswith("/") and not os.path.exists(port):
+        return (f"no such port {port} (is the board plugged in? `hauntbox console --port auto` "
+                "finds a Pico by its USB id)")
+    return None
 
 
 def resolve_port(spec: str | None) -> str:

@@ -140,10 +140,13 @@ def test_sim_delegates_to_the_simulator(capsys):
 
 
 def test_console_and_monitor_report_a_missing_port(capsys):
+    # Said once, plainly (issue 20, item 7).
     rc, _, err = run(capsys, "monitor", "--port", "/nonexistent/tty-hauntbox")
-    assert rc == 1 and "cannot open /nonexistent/tty-hauntbox" in err
+    assert rc == 1 and "no such port /nonexistent/tty-hauntbox" in err
+    assert err.count("/nonexistent/tty-hauntbox") == 1
     rc, _, err = run(capsys, "console", "--port", "/nonexistent/tty-hauntbox", "--plain")
-    assert rc == 1 and "cannot open /nonexistent/tty-hauntbox" in err
+    assert rc == 1 and "no such port /nonexistent/tty-hauntbox" in err
+    assert err.count("/nonexistent/tty-hauntbox") == 1
 
 
 def test_the_installed_entry_point():
