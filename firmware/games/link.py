@@ -32,12 +32,18 @@ async def serve_stdio(app):
     poll = select.poll()
     poll.register(src, select.POLLIN)
 
+    one = bytearray(1)
+
     def more():
         # One more byte if one has arrived, without waiting (stdin.read(n)
-        # would block for n).
-        if not poll.poll(0):
-            return None
-        return src.read(1)
+        # would block for n). Allocates nothing: poll.poll(0) would build a
+        # list and a tuple, src.read(1) a bytes object, for every byte a host
+        # sends (~100 B a byte on the port); ipoll reuses its one tuple and
+        # the byte is read into `one`, which serve() copies out at once.
+        for _ in poll.ipoll(0):
+            if src.readinto(one) == 1:
+                return one
+        return None
 
     def make_link(app):
         from games.link_core import stdio_link

@@ -49,6 +49,10 @@ class PollingWriter:
         self.dropped = 0
         self.stalls = 0         # writes that waited for a full buffer
         self.careful = 0        # bytes still to send one at a time
+        # A memoryview of lines[0]: each piece is a slice of it (one 16-byte
+        # object on the port) rather than a slice of the bytes (a new bytes
+        # object and a copy of the piece: three times that, for every piece).
+        self.view = None
 
     def write(self, line, keep=False):
         n = len(line)
@@ -76,8 +80,11 @@ class PollingWriter:
             lim = 1 if self.careful else OUT_CHUNK
             if n > lim:
                 n = lim
+            v = self.view
+            if v is None:
+                v = self.view = memoryview(line)
             t0 = ticks_us()
-            self.out(line[self.off:self.off + n])
+            self.out(v[self.off:self.off + n])
             if ticks_diff(ticks_us(), t0) > STALL_US:
                 self.stalls += 1
                 self.careful = CAREFUL
@@ -88,6 +95,7 @@ class PollingWriter:
             if self.off >= len(line):
                 lines.pop(0)
                 self.off = 0
+                self.view = None
         return True
 
 
@@ -171,7 +179,14 @@ def stdio_link(app):
         out = sys.stdout
 
         def write(b):
-            sys.stdout.write(b.decode())
+            sys.stdout.write(bytes(b).decode())
     room = select.poll()
     room.register(out, select.POLLOUT)
-    return board_link(app, write, lambda: bool(room.poll(0)))
+
+    def writable():
+        # ipoll, not poll: poll(0) builds a list and a tuple on every call,
+        # and PollingWriter asks before every 16-byte piece it sends.
+        for _ in room.ipoll(0):
+            return True
+        return False
+    return board_link(app, write, writable)

@@ -514,6 +514,15 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
             del self.data[:n]
             return b
 
+        def readinto(self, buf):
+            # serve_stdio reads into a 1-byte buffer (no bytes object a byte).
+            n = len(buf)
+            assert len(self.data) >= n, "a read that would block on the Pico"
+            self.sizes.append(n)
+            buf[:n] = self.data[:n]
+            del self.data[:n]
+            return n
+
     class Stdin:
         buffer = In()
 
@@ -541,6 +550,10 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
             if self.mask & POLLOUT:
                 return [(self.s, POLLOUT)]      # the host reads: always room
             return [(self.s, 1)] if self.s.data else []
+
+        def ipoll(self, timeout):
+            # MicroPython's allocation-free poll (the firmware uses it).
+            return iter(self.poll(timeout))
 
     App = bare_app()
 
