@@ -337,8 +337,10 @@ class ConsoleCore:
             Layout(name="body"),
             Layout(Panel(Text("\n".join(self.prompt_lines())), title="prompt"), name="prompt",
                    size=8),
-            Layout(Panel(Group(Text(message[-400:], style="dim"), Text("> " + typed + "_")),
-                         title="type a number or a command (help)"), name="input", size=5),
+            # As tall as its message (help is 10 lines): borders, the message, the typing line.
+            Layout(Panel(Group(Text(message[-1200:], style="dim"), Text("> " + typed + "_")),
+                         title="type a number or a command (help)"), name="input",
+                   size=3 + min(16, message[-1200:].count("\n") + 1)),
         )
         board = self.board_text()
         width = max((len(x) for x in board.splitlines()), default=20) + 4

@@ -248,3 +248,15 @@ def test_monitor_json_mode_prints_raw_lines():
     assert rc == 0
     assert [json.loads(x) for x in out] == [{"ev": "turn", "data": [1], "seq": 1},
                                             {"ev": "over", "data": [1], "seq": 2}]
+
+
+def test_the_full_screen_help_shows_every_line(setup):
+    # Issue 20, item 5: the message panel grows with its message.
+    from hauntbox.console import HELP
+    b, core, pump = setup
+    core.message = core.command("help")
+    con = Console(record=True, width=140, height=50)
+    con.print(core.render())
+    screen = con.export_text()
+    for line in HELP.splitlines():
+        assert line.strip()[:40] in screen, line
