@@ -1,10 +1,10 @@
 """Accuracy checks of the firmware's sensing against the simulator's ground truth.
 
-`python -m sim.checks beams --rotations 10000` turns the simulated tower with
+`hauntbox check beams --rotations 10000` (or `make check-beams`) turns the simulated tower with
 the firmware's own Tower/BeamBank code, noise on, and compares the balls it
 detected on each staircase with the balls the physical model released.
 
-`python -m sim.checks hits --launches 10000` plays simulated Haunted House
+`hauntbox check hits --launches 10000` plays simulated Haunted House
 games with sensor noise on and compares the monster hits and clues the firmware
 credited (and to whom) with the table model's ground truth.
 """
