@@ -16,7 +16,7 @@ help:
 	@echo "make test         run every test (unit, simulation, MicroPython VM, emulated Pico, host tools, lint)"
 	@echo "make check-beams  beam accuracy over 10,000 simulated rotations with noise"
 	@echo "make bench        heap, allocation, latency and size figures (MicroPython VM + simulator)"
-	@echo "make reliability  power cuts, injected faults and fuzzed serial input, with figures"
+	@echo "make reliability  power cuts, injected faults and fuzzed serial input, on the simulator and the emulated Pico; writes build/reliability.json"
 	@echo "make flash        compile and copy the firmware to a Pico (ARGS='--port /dev/ttyACM0')"
 	@echo "make flash-dry-run  list the files and sizes a flash would copy"
 
@@ -50,7 +50,7 @@ typecheck: $(STAMP)
 bench: deps
 	$(BIN)/python -m sim.bench $(ARGS)
 
-reliability: $(STAMP)
+reliability: deps
 	$(BIN)/python -m sim.reliability $(ARGS)
 
 check-beams: $(STAMP)
