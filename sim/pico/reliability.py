@@ -165,7 +165,8 @@ class CutReport:
     by_game: dict = field(default_factory=dict)
     flash_ops: int = 0
     turns: int = 0
-    config_sets: int = 0
+    config_sets: int = 0        # acknowledged
+    config_errors: dict = field(default_factory=dict)   # "game: error" -> sets answered so
     unmountable: int = 0        # the port could not mount it (it formats: main.py gone)
     no_hello: int = 0           # mounted, but the game never answered a host
     resumed_exact: int = 0      # resumed exactly the committed save (game, dice generator)
@@ -185,7 +186,7 @@ class CutReport:
 
 
 def record(game: str, turns: int, seed: int, rng: random.Random, random_cuts: int,
-           config_every: int = 2) -> tuple[PicoSession, bytes, list[Op], list[tuple], int, int]:
+           config_every: int = 1) -> tuple[PicoSession, bytes, list[Op], list[tuple], int, int]:
     """Play `turns` turns of `game` stopping at every flash op; returns the
     session (kept for the boots), the filesystem before the first op, the ops,
     the random-instant images (index of the last op before, image), the turns
@@ -195,7 +196,12 @@ def record(game: str, turns: int, seed: int, rng: random.Random, random_cuts: in
     base = pico.filesystem()
     ops: list[Op] = []
     randoms: list[tuple] = []             # (last op before, image, allowed brightness)
-    cfg = {"current": None, "inflight": None, "sets": 0, "turns": 0}
+    # The brightness the host knows is in force ("current"), and one being set
+    # ("inflight": both are allowed until the board says which). A set answered
+    # with an error is followed by a `config get`: the host does not know
+    # whether the value was kept until then.
+    cfg: dict = {"current": None, "inflight": None, "sets": 0, "turns": 0, "set_id": None,
+                 "get_id": None, "errors": {}}
 
     def allowed() -> tuple:
         vals = [cfg["current"]]
@@ -215,10 +221,19 @@ def record(game: str, turns: int, seed: int, rng: random.Random, random_cuts: in
     s.board.on_event.append(on_flash)
 
     def on_reply(m: dict) -> None:
-        if m.get("cmd") == "config" and cfg["inflight"] is not None:
+        if m.get("id") == cfg["set_id"]:
+            cfg["set_id"] = None
             if m.get("ok"):
                 cfg["current"] = cfg["inflight"]
+                cfg["inflight"] = None
                 cfg["sets"] += 1
+            else:
+                err = str(m.get("error"))[:60]
+                cfg["errors"][err] = cfg["errors"].get(err, 0) + 1
+                cfg["get_id"] = s.host.send("config", op="get", key="brightness")
+        elif m.get("id") == cfg["get_id"]:
+            cfg["get_id"] = None
+            cfg["current"] = m.get("value")
             cfg["inflight"] = None
     s.host.on_reply.append(on_reply)
 
@@ -226,11 +241,12 @@ def record(game: str, turns: int, seed: int, rng: random.Random, random_cuts: in
         # Between turns the host changes a setting (a save of config.json).
         if ev[0] == "turn":
             cfg["turns"] += 1
-            if cfg["turns"] % config_every == 0 and cfg["inflight"] is None:
+            if (cfg["turns"] % config_every == 0 and cfg["inflight"] is None
+                    and cfg["current"] is not None):
                 new = BRIGHTNESS[(BRIGHTNESS.index(cfg["current"]) + 1) % len(BRIGHTNESS)
                                  if cfg["current"] in BRIGHTNESS else 0]
                 cfg["inflight"] = new
-                s.host.send("config", op="set", key="brightness", value=new)
+                cfg["set_id"] = s.host.send("config", op="set", key="brightness", value=new)
     s.host.subscribe(on_event)
 
     s.connect()
@@ -243,8 +259,10 @@ def record(game: str, turns: int, seed: int, rng: random.Random, random_cuts: in
     for t in sorted(rng.randrange(t0, t0 + horizon) for _ in range(random_cuts)):
         s.board.clock.at(t, lambda: randoms.append((len(ops) - 1, pico.filesystem(), allowed())))
     s.play(max_s=turns * 30, until=lambda: s.result.turns >= turns and cfg["inflight"] is None)
+    cfg["turns"] = -10**6                       # no more sets
     s.board.run(500)                            # the last save completes
     s.bots_off()
+    s.config_errors = cfg["errors"]
     s.board.on_event.remove(on_flash)
     return s, base, ops, randoms, s.result.turns, cfg["sets"]
 
@@ -393,11 +411,16 @@ def power_cuts(games: tuple[str, ...] = GAMES, turns: int = 6, seed: int = 1,
             rep.flash_ops += len(ops)
             rep.turns += n_turns
             rep.config_sets += sets
+            for err, n in getattr(s, "config_errors", {}).items():
+                rep.config_errors[f"{game}: {err}"] = n
             cuts = cuts_of(game, name, base, ops, randoms, rng, torn, rep.problems)
             last = next((c for c in reversed(cuts) if c.expect is not None), None)
-            if limit is not None and len(cuts) > limit:
-                keep = sorted(rng.sample(range(len(cuts)), limit))
-                cuts = [cuts[i] for i in keep]
+            if limit is not None:
+                # A random sample of the op and torn cuts; the random instants all.
+                ops_cuts = [c for c in cuts if c.kind != "random"]
+                if len(ops_cuts) > limit:
+                    keep = sorted(rng.sample(range(len(ops_cuts)), limit))
+                    cuts = [ops_cuts[i] for i in keep] + [c for c in cuts if c.kind == "random"]
             if self_check and last is not None:
                 # Two cuts the checks must fail: an image whose superblocks are
                 # wiped (the port cannot mount it) and a committed save whose
@@ -583,7 +606,9 @@ def run_all(cut_turns: int = 6, cut_random: int = 5, cut_limit: int | None = Non
     print(f"Emulated Pico (MicroPython {version}, {chip}, rp2040js): power cuts on the port's littlefs")
     print(f"  {cuts.cuts} cuts booted ({', '.join(f'{k} {n}' for k, n in sorted(cuts.by_kind.items()))}; "
           f"{', '.join(f'{k} {n}' for k, n in cuts.by_game.items())}) from {cuts.flash_ops} flash "
-          f"erases/programs in {cuts.turns} turns and {cuts.config_sets} config sets")
+          f"erases/programs in {cuts.turns} turns and {cuts.config_sets} acknowledged config sets")
+    for err, n in cuts.config_errors.items():
+        print(f"  config set brightness answered with an error ({n}x): {err}")
     print(f"  resumed exactly (game and dice generator): {cuts.resumed_exact}; fresh game, "
           f"nothing saved yet: {cuts.fresh_ok}")
     print(f"  unmountable: {cuts.unmountable}; no hello: {cuts.no_hello}; lost turns: "
@@ -614,6 +639,7 @@ def run_all(cut_turns: int = 6, cut_random: int = 5, cut_limit: int | None = Non
         "pico_flash_ops": cuts.flash_ops,
         "pico_cut_turns": cuts.turns,
         "pico_config_sets": cuts.config_sets,
+        "pico_config_set_errors": cuts.config_errors,
         "pico_unmountable": cuts.unmountable,
         "pico_no_hello": cuts.no_hello,
         "pico_lost_turns": cuts.lost_turns,
@@ -643,12 +669,13 @@ def run_all(cut_turns: int = 6, cut_random: int = 5, cut_limit: int | None = Non
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pico-turns", type=int, default=4,
+    p.add_argument("--pico-turns", type=int, default=2,
                    help="turns recorded per game for the power cuts (every op of them is cut)")
     p.add_argument("--pico-random-cuts", type=int, default=3, help="random-instant cuts per game")
-    p.add_argument("--pico-cut-limit", type=int, default=None,
-                   help="boot at most this many cuts per game (a random sample)")
-    p.add_argument("--pico-ctrl-c", type=int, default=60, help="Ctrl-Cs over the builds")
+    p.add_argument("--pico-cut-limit", type=int, default=30,
+                   help="boot at most this many op/torn cuts per game (a random sample; the "
+                        "random-instant ones all)")
+    p.add_argument("--pico-ctrl-c", type=int, default=20, help="Ctrl-Cs over the builds")
     p.add_argument("--pico-watchdog", type=int, default=1, help="watchdog resets per game")
     p.add_argument("--pico-game", action="append", choices=GAMES,
                    help="only this game (repeatable; default: all four)")
