@@ -17,7 +17,7 @@ help:
 	@echo "make check-beams  beam accuracy over 10,000 simulated rotations with noise"
 	@echo "make bench        heap, allocation, latency, interrupts-off and image figures on the emulated Pico (build/bench.json)"
 	@echo "make bench-vm     the quick figures in the MicroPython WebAssembly VM and the simulator (rule parity)"
-	@echo "make reliability  power cuts, injected faults and fuzzed serial input, with figures"
+	@echo "make reliability  power cuts, injected faults, fuzzed and hostile serial input, damaged saves, on the simulator and the emulated Pico (build/reliability.json; ~15 min)"
 	@echo "make flash        compile and copy the firmware to a Pico (ARGS='--port /dev/ttyACM0')"
 	@echo "make flash-dry-run  list the files and sizes a flash would copy"
 
@@ -54,7 +54,7 @@ bench: deps
 bench-vm: deps
 	$(BIN)/python -m sim.bench $(ARGS)
 
-reliability: $(STAMP)
+reliability: deps
 	$(BIN)/python -m sim.reliability $(ARGS)
 
 check-beams: $(STAMP)

@@ -344,6 +344,7 @@ def fault_matrix(seeds: int = 3) -> list[FaultResult]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from sim.pico import reliability as pico_rel
     p = argparse.ArgumentParser(prog="hauntbox reliability", description=__doc__)
     p.add_argument("--games", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
@@ -354,8 +355,38 @@ def main(argv: list[str] | None = None) -> int:
                    help="skip the damaged-save run (sim/reliability_saves.py)")
     p.add_argument("--hostile", type=int, default=10_000,
                    help="valid requests from a hostile host (sim/reliability_host.py)")
+    p.add_argument("--json", default="build/reliability.json",
+                   help="write the summary here (default build/reliability.json; '' for none)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--no-pico", action="store_true",
+                       help="skip the emulated Pico's runs (sim/pico/reliability.py)")
+    which.add_argument("--only-pico", action="store_true",
+                       help="only the emulated Pico's runs")
+    pico_rel.add_arguments(p)
     args = p.parse_args(argv)
     t0 = time.monotonic()
+    summary: dict = {}
+    ok = True
+    if not args.only_pico:
+        ok = _simulator_figures(args, summary)
+    if not args.no_pico:
+        summary.update(pico_rel.from_args(args, args.seed))
+        ok = ok and summary["pico_ok"]
+    summary["wall_s"] = round(time.monotonic() - t0, 1)
+    summary["ok"] = ok
+    if args.json:
+        import os
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump(summary, f, indent=1)
+        print(f"summary written to {args.json}")
+    print(f"took {time.monotonic() - t0:.1f} s")
+    print("RESULT: " + ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
+def _simulator_figures(args: argparse.Namespace, summary: dict) -> bool:
+    """The CPython simulator's runs, printed; their figures go into `summary`."""
     ok = True
     for torn in (False, True):
         label = "torn writes (no copy-on-write)" if torn else "littlefs (copy-on-write)"
@@ -367,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  corrupt files: {rep.corrupt}; lost completed turns: {rep.lost_turns}; wrong state: {rep.wrong_state}")
         for prob in rep.problems[:5]:
             print("   ", prob)
+        summary["sim_power_cuts_torn" if torn else "sim_power_cuts"] = {
+            k: getattr(rep, k) for k in ("games", "turns", "flash_writes", "cuts", "resumed",
+                                         "fresh", "corrupt", "lost_turns", "wrong_state")}
         ok = ok and rep.corrupt == 0 and rep.lost_turns == 0 and rep.wrong_state == 0
     fz = serial_fuzz(args.fuzz, args.seed, progress=True)
     print(f"Serial input: {fz.inputs} generated inputs ({fz.bytes} bytes) through the firmware's protocol")
@@ -375,25 +409,33 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  crashes: {fz.crashes}; game state, settings or saved files changed: {fz.state_changes}")
     for prob in fz.problems[:5]:
         print("   ", prob)
+    summary["serial_fuzz"] = {k: getattr(fz, k) for k in (
+        "inputs", "bytes", "replies", "error_replies", "ok_replies", "crashes", "state_changes")}
     ok = ok and fz.crashes == 0 and fz.state_changes == 0 and not fz.problems
     from sim import reliability_host
-    ok = reliability_host.print_figures(args.hostile, args.seed) and ok
+    host: dict = {}
+    ok = reliability_host.print_figures(args.hostile, args.seed, summary=host) and ok
+    summary.update(host)
     results = fault_matrix(args.fault_seeds)
     handled = sum(r.handled for r in results)
     print(f"Faults injected into full games: {len(results)}; handled: {handled}")
+    by_fault = {}
     for name in FAULTS:
         rs = [r for r in results if r.name == name]
         flags = "detected, fallback offered, game finished, state intact"
         print(f"  {name}: {sum(r.handled for r in rs)}/{len(rs)} ({flags})")
+        by_fault[name] = [sum(r.handled for r in rs), len(rs)]
+    summary["faults"] = {"injected": len(results), "handled": handled, "by_fault": by_fault}
     ok = ok and handled == len(results)
     if not args.no_damaged_saves:
         from sim.reliability_saves import damaged_saves, print_report
         sv = damaged_saves(progress=True)
         print_report(sv)
+        summary["damaged_saves"] = {k: getattr(sv, k) for k in (
+            "variants", "truncations", "flips", "exact", "refused", "silent_wrong",
+            "unreported", "crashes", "save_bytes")}
         ok = ok and sv.ok
-    print(f"took {time.monotonic() - t0:.1f} s")
-    print("RESULT: " + ("PASS" if ok else "FAIL"))
-    return 0 if ok else 1
+    return ok
 
 
 if __name__ == "__main__":

@@ -486,8 +486,9 @@ def _session(app: Any, rep: HostileReport, rng: random.Random, n: int, values: d
     return turns[0]
 
 
-def print_figures(requests: int = 10_000, seed: int = 1) -> bool:
-    """The two runs as `python -m sim.reliability` prints them; True if both pass."""
+def print_figures(requests: int = 10_000, seed: int = 1, summary: dict | None = None) -> bool:
+    """The two runs as `python -m sim.reliability` prints them; True if both pass.
+    Their figures go into `summary` if given (build/reliability.json)."""
     import sys
     o = notch_overshoot(seed=seed)
     before = notch_overshoot(seed=seed, irq_stop=False)
@@ -511,4 +512,14 @@ def print_figures(requests: int = 10_000, seed: int = 1) -> bool:
         if key not in seen and len(seen) < 6:
             seen.add(key)
             print("   ", prob[:240], file=sys.stdout)
+    if summary is not None:
+        summary["notch_stop"] = {"turns": o.rotations, "notch_while_blocked": o.stalls_over_arrival,
+                                 "irq_stops": o.irq_stops, "max_past_deg": o.max_past_deg,
+                                 "extra_notches": o.extra_notches, "off_notch": o.off_notch,
+                                 "loop_stop_alone_extra_notches": before.extra_notches}
+        summary["hostile_host"] = {"requests": h.requests, "sessions": h.sessions,
+                                   "games_over": h.games_over, "turns": h.turns,
+                                   "crashes": h.crashes, "reset_loops": h.reset_loops,
+                                   "not_carried_out": h.not_carried_out,
+                                   "bad_replies": h.bad_replies}
     return o.extra_notches == 0 and o.off_notch == 0 and h.ok_all()

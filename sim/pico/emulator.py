@@ -202,6 +202,21 @@ class Pico:
     def reset(self, reason: str = "power") -> list[Event]:
         return self._call({"op": "reset", "reason": reason})
 
+    def power_cycle(self, flash: bytes) -> list[Event]:
+        """A power cut, then power-up on `flash` (the filesystem region, or the
+        whole flash) in the same Node process: host bytes not yet read by the
+        board are lost, the watchdog's scratch registers are not kept."""
+        self._usb_in.clear()
+        self._usb_out.clear()
+        self._i2c = None
+        return self._call({"op": "reset", "reason": "power", "offset": FS_OFFSET,
+                           "flash": base64.b64encode(flash).decode()})
+
+    def read_flash(self, offset: int, length: int) -> bytes:
+        """`length` bytes of the flash from `offset` (from the start of flash)."""
+        self._call({"op": "flash", "offset": offset, "length": length})
+        return base64.b64decode(self._last["data"])
+
     def flash(self) -> bytes:
         self._call({"op": "flash"})
         return base64.b64decode(self._last["data"])

@@ -436,7 +436,19 @@ const handlers = {
     run(m.until, m.max_events || 1000);
     return status();
   },
-  reset(m) { boot(m.reason || 'power'); return status(); },
+  reset(m) {
+    // m.flash (base64): a power cut, then power-up on this flash image (the
+    // filesystem region at m.offset, or the whole flash); host bytes not yet
+    // read are lost with the USB connection. One Node process serves many
+    // boots (its JIT stays warm).
+    if (m.flash) {
+      const data = Buffer.from(m.flash, 'base64');
+      mcu.flash.set(data, data.length === mcu.flash.length ? 0 : m.offset);
+      hostQueue = [];
+    }
+    boot(m.reason || 'power');
+    return status();
+  },
   flash(m) {
     // The flash contents, or the filesystem region alone.
     const f = mcu.flash;

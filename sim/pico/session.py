@@ -124,6 +124,15 @@ class PicoSession:
         self.result.emulated_s = self.board.now_us / 1e6
         return self.result
 
+    def power_cycle(self, flash: bytes) -> None:
+        """A power cut, then power-up on `flash` (the filesystem region) in the
+        same Node process (its JIT stays warm); the host's end of the link
+        starts afresh, the models keep their state (nothing moves in a cut)."""
+        self.board._handle(self.board.pico.power_cycle(flash))
+        self.host.buf.clear()
+        self.host.replies.clear()
+        self.host.text.clear()
+
     def close(self) -> None:
         self.board.close()
 
