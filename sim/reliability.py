@@ -363,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--only-pico", action="store_true",
                        help="only the emulated Pico's runs")
     pico_rel.add_arguments(p)
+    p.add_argument("--pico-flood", type=int, default=1000, metavar="N",
+                   help="state requests in one write to the emulated Pico (0: skip)")
     args = p.parse_args(argv)
     t0 = time.monotonic()
     summary: dict = {}
@@ -372,6 +374,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_pico:
         summary.update(pico_rel.from_args(args, args.seed))
         ok = ok and summary["pico_ok"]
+        if args.pico_flood:
+            from sim.pico.flood import flood
+            f = flood(args.pico_flood, seed=args.seed)
+            print(f"Flood on the emulated Pico: {f.requests} state requests in one write, "
+                  f"mid-game: {f.replies} replies ({'in order' if f.in_order else 'OUT OF ORDER'}, "
+                  f"{f.duplicates} duplicates), {f.turns_during} turns meanwhile; "
+                  f"{f.emulated_s:.1f} s emulated, {f.wall_s:.0f} s wall")
+            summary["pico_flood"] = {"requests": f.requests, "replies": f.replies,
+                                     "in_order": f.in_order, "duplicates": f.duplicates}
+            ok = ok and f.ok
     summary["wall_s"] = round(time.monotonic() - t0, 1)
     summary["ok"] = ok
     if args.json:
