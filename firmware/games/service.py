@@ -139,11 +139,13 @@ async def led_test(app, step_ms=LED_STEP_MS):
 
 
 def restore(app):
+    # Every game's controller draws its own board (render()); each display's
+    # render takes that game's own arguments.
     c = app.controller
-    disp = getattr(c, "display", None)
     g = getattr(c, "game", None)
-    if disp is not None and g is not None:
-        disp.render(g)
+    draw = getattr(c, "render", None)
+    if draw is not None and g is not None:
+        draw()
         return
     strip = strip_of(app)
     if strip is not None:
