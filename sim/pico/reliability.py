@@ -212,7 +212,7 @@ def record(game: str, turns: int, seed: int, rng: random.Random, random_cuts: in
     def on_flash(e: Any) -> None:
         if e.kind != "flash":
             return
-        kind, addr, count = e.args
+        kind, addr, count = e.args[:3]      # (then the stall time, ns)
         if addr < FS_OFFSET:
             s.result.events.append(("problem", "flash op outside the filesystem", addr))
             return

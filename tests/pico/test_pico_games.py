@@ -123,7 +123,8 @@ def test_a_hung_task_makes_the_watchdog_reset_the_board_and_the_saved_game_resum
 
 
 def test_a_flood_of_requests_in_one_write_gets_one_reply_each_in_order():
-    # 100 here; `python -m sim.pico.flood` (in make reliability's figures) sends 1,000.
+    # 60 here, more than the board's 512-byte reply backlog holds; make reliability
+    # sends 1,000 (`python -m sim.pico.flood`).
     from sim.pico.flood import flood
-    f = flood(100)
-    assert (f.replies, f.in_order, f.duplicates) == (100, True, 0)
+    f = flood(60)
+    assert (f.replies, f.in_order, f.duplicates) == (60, True, 0)

@@ -23,7 +23,7 @@ def test_a_few_cuts_and_a_ctrl_c_write_the_summary_and_the_checks_can_fail(tmp_p
     rc = reliability.main(["--only-pico", "--pico-game", "roller-ghoster", "--pico-turns", "1",
                            "--pico-cut-limit", "2", "--pico-random-cuts", "0",
                            "--pico-ctrl-c", "1", "--pico-watchdog", "0",
-                           "--pico-self-check", "--json", str(out)])
+                           "--pico-self-check", "--pico-flood", "0", "--json", str(out)])
     s = json.loads(out.read_text())
     for k in KEYS:
         assert k in s, k
