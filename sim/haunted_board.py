@@ -407,6 +407,18 @@ class Outage:
     launches: int = 2             # answers again after this many more launches
 
 
+def apply_outages(ev: tuple, outages: list[Outage], chips: dict, launches: int) -> None:
+    """At a `launched` event: take down or bring back the expanders whose outage
+    starts or ends at this launch (`launches` credited so far)."""
+    if ev[0] != "launched":
+        return
+    for o in outages:
+        if launches == o.at_launch:
+            chips[o.chip].responding = False
+        elif launches == o.at_launch + o.launches:
+            chips[o.chip].responding = True
+
+
 def parse_outage(spec: str, pinmap: dict) -> Outage:
     """`--fault expander-down:CHIP@LAUNCH+N` (CHIP one of the pin map's expanders,
     LAUNCH >= 1, N >= 1); a one-line ValueError for anything else."""
@@ -466,14 +478,7 @@ class HauntedSim:
             self.app.bus.subscribe(self._outage_events)
 
     def _outage_events(self, ev: tuple) -> None:
-        if ev[0] != "launched":
-            return
-        n = len(self.tracker.credits)
-        for o in self.outages:
-            if n == o.at_launch:
-                self.chips[o.chip].responding = False
-            elif n == o.at_launch + o.launches:
-                self.chips[o.chip].responding = True
+        apply_outages(ev, self.outages, self.chips, len(self.tracker.credits))
 
     @property
     def controller(self) -> Any:

@@ -243,6 +243,14 @@ class Pico:
         self.close()
 
     # ---- conveniences for tests and tools ----------------------------------
+    def repl(self, line: str, timeout_ms: float = 5000) -> str:
+        """Type a line at the REPL; what it printed before the next prompt."""
+        self.read()
+        self.write(line.encode() + b"\r\n")
+        out = self.run_until_output(b">>> ", timeout_ms).decode()
+        body = out.split("\r\n", 1)[1] if "\r\n" in out else out
+        return body.rsplit(">>> ", 1)[0].strip()
+
     def run_until_output(self, text: bytes, timeout_ms: float = 5000, step_ms: float = 20) -> bytes:
         """Run until the board has printed `text`; returns all it printed."""
         seen = bytearray()

@@ -20,11 +20,7 @@ from sim.pico.emulator import Pico
 
 
 def repl(p: Pico, line: str, timeout_ms: float = 60_000) -> str:
-    p.read()
-    p.write(line.encode() + b"\r\n")
-    out = p.run_until_output(b">>> ", timeout_ms).decode()
-    body = out.split("\r\n", 1)[1] if "\r\n" in out else out
-    return body.rsplit(">>> ", 1)[0].strip()
+    return p.repl(line, timeout_ms)
 
 
 def blank_boot() -> dict:

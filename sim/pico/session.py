@@ -210,14 +210,8 @@ class HauntedPico(PicoSession):
             self.host.subscribe(self._outage_events)
 
     def _outage_events(self, ev: tuple) -> None:
-        if ev[0] != "launched":
-            return
-        n = len(self.tracker.credits)
-        for o in self.outages:
-            if n == o.at_launch:
-                self.chips[o.chip].responding = False
-            elif n == o.at_launch + o.launches:
-                self.chips[o.chip].responding = True
+        from sim.haunted_board import apply_outages
+        apply_outages(ev, self.outages, self.chips, len(self.tracker.credits))
 
 
 class CompanionPico(PicoSession):

@@ -28,8 +28,4 @@ def repl_pico():
 
 def repl(p: Pico, line: str, timeout_ms: float = 5000) -> str:
     """Type a line at the REPL; returns what it printed before the next prompt."""
-    p.read()
-    p.write(line.encode() + b"\r\n")
-    out = p.run_until_output(b">>> ", timeout_ms).decode()
-    body = out.split("\r\n", 1)[1] if "\r\n" in out else out
-    return body.rsplit(">>> ", 1)[0].strip()
+    return p.repl(line, timeout_ms)
