@@ -97,10 +97,9 @@ class PicoSession:
 
     def bots_off(self) -> None:
         """People play every seat (through a console): the simulated players sit out."""
-        for name in ("people", "buttons"):
-            who = getattr(self, name, None)
-            if who is not None and who.on_event in self.host.subscribers:
-                self.host.subscribers.remove(who.on_event)
+        who = getattr(self, "people", None)
+        if who is not None and who.on_event in self.host.subscribers:
+            self.host.subscribers.remove(who.on_event)
         if hasattr(self, "_prompt") and self._prompt in self.host.subscribers:
             self.host.subscribers.remove(self._prompt)
         if self._look in self.host.subscribers:
@@ -240,8 +239,10 @@ class CompanionPico(PicoSession):
         self.players = players
         self.colours = ["red", "blue", "green", "yellow", "purple", "orange"][:players]
         self.rng = random.Random(seed ^ 0xC0)
+        # The players' hands on the buttons; what to press is decided here, so
+        # their own reaction to prompts is taken off the event stream.
         self.buttons = ButtonPlayers(self.view, None, self.pinmap, ["random"], seed=seed)
-        self.buttons.on_event = lambda ev: None        # presses are scheduled here
+        self.host.subscribers.remove(self.buttons.on_event)
         self.press_ms = PRESS_MS
         self.mirror: Any = None
         self.pending: tuple | None = None

@@ -5,6 +5,7 @@ never stops the board: its bad keys fall back to their defaults, reported."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from test_protocol_support import ProtoBoard
@@ -12,7 +13,7 @@ from test_protocol_support import ProtoBoard
 from sim.companion_board import CompanionSim
 from sim.roller_board import RollerSim
 
-FIRMWARE_BOARDS = __import__("pathlib").Path(__file__).resolve().parents[2] / "firmware/boards"
+FIRMWARE_BOARDS = Path(__file__).resolve().parents[2] / "firmware/boards"
 
 
 def ask(proto, msg):
