@@ -53,6 +53,7 @@ class HostLink:
         self.buf = bytearray()
         self.next_id = 1
         self.replies: dict[int, dict] = {}
+        self.awaited: set[int] = set()      # ids a request() is waiting for
         self.subscribers: list[Callable[[tuple], None]] = []
         self.text: list[str] = []          # lines that are not protocol (REPL, prints, tracebacks)
         self.on_text: Callable[[str], None] | None = None
@@ -102,14 +103,19 @@ class HostLink:
                 fn(ev)
         elif isinstance(msg.get("id"), int):
             msg["cmd"] = self.sent.pop(msg["id"], None)
-            self.replies[msg["id"]] = msg
+            if msg["id"] in self.awaited:       # kept only for request(): no pile-up
+                self.replies[msg["id"]] = msg
             for fn in list(self.on_reply):
                 fn(msg)
 
     def request(self, cmd: str, timeout_ms: float = 5000, **args: Any) -> dict:
         """Send a request and run the board until its reply arrives."""
         rid = self.send(cmd, **args)
-        self.board.run(timeout_ms, until=lambda: rid in self.replies)
+        self.awaited.add(rid)
+        try:
+            self.board.run(timeout_ms, until=lambda: rid in self.replies)
+        finally:
+            self.awaited.discard(rid)
         if rid not in self.replies:
             raise TimeoutError(f"no reply to {cmd!r} within {timeout_ms:.0f} ms of emulated time")
         return self.replies.pop(rid)
