@@ -68,5 +68,6 @@ def run():
             if isinstance(v, type):
                 print("CENSUS_T", name + "." + k, id(v))
     gc.collect()
+    micropython.qstr_info(1)        # every interned string, one "Q(...)" line each
     micropython.mem_info(1)
     print("CENSUS_END")

@@ -158,6 +158,75 @@ def census(text: list[str], sram: bytes) -> dict[str, Any]:
             "by": sorted(((k, v[0], v[1]) for k, v in by.items()), key=lambda r: -r[2])}
 
 
+def qstr_sources(text: list[str], resident: set[str]) -> dict[str, Any]:
+    """The board's interned strings (micropython.qstr_info(1): "Q(name)" lines)
+    sorted by where they come from: a name or string in the code of a module
+    still loaded, only in modules no longer loaded (loaders dropped after use:
+    their names stay interned for good), in the game data files, or elsewhere
+    (made at run time, MicroPython's own)."""
+    import io
+    import json
+    import tokenize
+    from pathlib import Path
+    fw = Path(__file__).resolve().parents[2] / "firmware"
+    where: dict[str, set[str]] = defaultdict(set)
+    for f in fw.rglob("*.py"):
+        mod = ".".join(f.relative_to(fw).with_suffix("").parts).removesuffix(".__init__")
+        try:
+            for tok in tokenize.generate_tokens(io.StringIO(f.read_text()).readline):
+                if tok.type == tokenize.NAME:
+                    where[tok.string].add(mod)
+                elif tok.type == tokenize.STRING:
+                    try:
+                        v = eval(tok.string)  # noqa: S307 - a literal from our own source
+                    except Exception:  # noqa: BLE001
+                        continue
+                    if isinstance(v, str):
+                        where[v].add(mod)
+        except (tokenize.TokenError, SyntaxError):
+            continue
+    data: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str):
+            data.add(x)
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                data.add(k)
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    for f in list(fw.rglob("*.json")):
+        walk(json.loads(f.read_text()))
+    qs = [m.group(1) for line in text if (m := re.match(r"^Q\((.*)\)$", line.strip()))]
+    info = next((line for line in text if line.startswith("qstr pool:")), "")
+    n = re.search(r"n_qstr=(\d+)", info)
+    total = re.search(r"n_total_bytes=(\d+)", info)
+    data_b = re.search(r"n_str_data_bytes=(\d+)", info)
+    per = ((int(total.group(1)) - int(data_b.group(1))) / int(n.group(1))) if n and total and data_b else 0.0
+    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    gone: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for q in qs:
+        mods = where.get(q, set())
+        if mods & resident:
+            g = "names in the code of loaded modules"
+        elif mods:
+            g = "names only in modules no longer loaded"
+            for m in mods:
+                gone[m][0] += 1
+                gone[m][1] += len(q) + 1
+        elif q in data:
+            g = "strings of the game data"
+        else:
+            g = "other (made at run time, or MicroPython's)"
+        groups[g][0] += 1
+        groups[g][1] += len(q) + 1
+    return {"listed": len(qs), "pool_line": info, "per_qstr_overhead_b": round(per, 1),
+            "groups": sorted(((k, v[0], v[1]) for k, v in groups.items()), key=lambda r: -r[1]),
+            "gone": sorted(((k, v[0], v[1]) for k, v in gone.items()), key=lambda r: -r[1])}
+
+
 def report(c: dict[str, Any], top: int = 40) -> None:
     print(f"live heap in the map: {c['total_b']} B in {c['objects']} objects; free {c['free_b']} B")
     print(f"{'what':58} {'objects':>7} {'bytes':>7}")
@@ -203,8 +272,9 @@ def main(argv: list[str] | None = None) -> int:
             print("heap_census: the board printed no census", file=sys.stderr)
             return 1
         f = bench.figures_of(r)
-        print(f"{a.build}: heap_rest {f['heap_rest_kib']} KiB, peak {f['heap_peak_kib']} KiB over {f['turns']} turns "
-              f"(the census is taken after them, its probes included)")
+        print(f"{a.build}: heap_rest {f['heap_rest_kib']} KiB, peak {f['heap_peak_kib']} KiB, largest free block "
+              f"{f['largest_free_kib']} KiB over {f['turns']} turns (the census is taken after them, its probes "
+              f"included)")
         text, sram = r["census"]["text"], r["census"]["sram"]
         out.mkdir(parents=True, exist_ok=True)
         txt.write_text("\n".join(text))
@@ -212,6 +282,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"saved in {Path(txt).relative_to(bench.ROOT)} and .sram (--load re-reads them)")
     c = census(text, sram)
     report(c, a.top)
+    resident = {ln.split()[1] for ln in text if ln.startswith("CENSUS_M ")}
+    q = qstr_sources(text, resident)
+    if q["listed"]:
+        print(f"interned strings: {q['pool_line']}; the pools' own bytes ~{q['per_qstr_overhead_b']} B a string")
+        for k, n, b in q["groups"]:
+            print(f"  {k:50} {n:5} strings {b:6} B of text")
+        print("  of which only in modules no longer loaded: " +
+              ", ".join(f"{m} {n}" for m, n, _b in q["gone"][:12]))
     for kind in a.show:
         print(f"{kind}:")
         show(c, sram, kind)
