@@ -22,6 +22,14 @@ class Layout:
         # The graph is built and checked by rules/roller_layout_build.py, loaded
         # for it and dropped again: play needs only the tables and the methods
         # below. Raises RuleError on bad data.
+        self.n_stairs = 0
+        self.notches_per_rev = 0
+        self.has_last = True
+        self.nxt = {}       # space -> next space (non-star spaces)
+        self.star = {}      # star id -> (first wall step, first outer step)
+        self.exposed = {}   # space -> staircase whose balls knock it down
+        self.broken = {}    # broken step -> slide target
+        self.order = []     # every step in climbing order (for displays), wall before outer
         from rules.roller_layout_build import build
         try:
             build(self, data)

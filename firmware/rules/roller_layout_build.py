@@ -28,6 +28,7 @@ def _int_in(d, key, lo, hi, where):
 
 
 def build(layout, data):
+    # Fills the tables of `layout` (made empty by Layout.__init__).
     if not isinstance(data, dict):
         raise RuleError("layout must be an object")
     stairs = data.get("staircases")
@@ -40,11 +41,6 @@ def build(layout, data):
         raise RuleError("layout: 'last_step_exposed' must be true or false")
     layout.has_last = last
 
-    layout.nxt = {}       # space -> next space (non-star spaces)
-    layout.star = {}      # star id -> (first wall step, first outer step)
-    layout.exposed = {}   # space -> staircase whose balls knock it down
-    layout.broken = {}    # broken step -> slide target
-    layout.order = []     # every step in climbing order (for displays), wall before outer
     layout.nxt[START] = "1*"
     n = layout.n_stairs
     for k in range(1, n + 1):
