@@ -1,0 +1,59 @@
+"""Star Trek: Super-Skill Pinball scenario scripts (tests/scenarios/superskill/*.txt).
+
+One or more scripts per rulebook clause, on all four tables; each script's
+first comment names its section. The Nudging scripts on Lower Decks and
+Tribbles pin the rule "a Nudge is refused exactly when the nudged move would
+lose the ball".
+"""
+import json
+from pathlib import Path
+
+import pytest
+
+from scenarios.runner import ScenarioError, run
+from scenarios.verbs_superskill import TABLES, SuperSkillVerbs
+
+ROOT = Path(__file__).resolve().parents[2]
+DIR = ROOT / "tests/scenarios/superskill"
+SCRIPTS = sorted(DIR.glob("*.txt"))
+_CFG = {}
+
+
+def table_data(name):
+    if name not in _CFG:
+        _CFG[name] = json.loads((ROOT / "firmware/data/superskill" / (name + ".json")).read_text())
+    return _CFG[name]
+
+
+def play(text, name="test.txt"):
+    return run(text, SuperSkillVerbs, table_data, name)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.stem for s in SCRIPTS])
+def test_scenario(script):
+    """The section named in the script's first comment (see the file)."""
+    text = script.read_text()
+    assert text.startswith("# ")
+    assert play(text, script.name)
+
+
+def test_every_table_and_the_general_clauses_have_scripts():
+    """Every table has scripts, and the general rule sections are covered."""
+    texts = [s.read_text() for s in SCRIPTS]
+    for t in TABLES:
+        assert any(("table " + t + "\n") in x for x in texts), t
+    firsts = " ".join(x.splitlines()[0] for x in texts)
+    for section in ("Nudging", "Tilting"):
+        assert section in firsts, section
+
+
+def test_failures_name_script_line_and_difference():
+    """A wrong expectation fails with the script name, its line and both values."""
+    text = (DIR / "nudging__tribble_x_loses_the_ball.txt").read_text()
+    bad = text.replace("expect nudges 1", "expect nudges 2")
+    with pytest.raises(ScenarioError, match=r"x\.txt line \d+: nudges is 1, expected 2"):
+        play(bad, "x.txt")
+    with pytest.raises(ScenarioError, match="line 2: unknown command 'bogus'"):
+        play("table tribbles\nbogus 1\n")
+    with pytest.raises(ScenarioError, match="unknown table"):
+        play("table tribbles-ish\n")
