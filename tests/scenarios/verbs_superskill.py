@@ -139,15 +139,19 @@ class SuperSkillVerbs(Verbs):
             i += 2
         return out
 
-    def _die(self, p, value, nudge, skill):
-        # index of a free die showing value
+    def _die(self, p, value):
+        # index of the free die showing value
         g = self.game
         if g.dice is None:
             self.fail("no roll yet")
         for d in (0, 1):
             if g.dice[d] == value and d not in g.players[p].used:
                 return d
-        self.fail("no free die shows %d (roll %d %d)" % (value, g.dice[0], g.dice[1]))
+        # a used die: the action is built anyway, for the engine to refuse
+        for d in (0, 1):
+            if g.dice[d] == value:
+                return d
+        self.fail("no die shows %d (roll %d %d)" % (value, g.dice[0], g.dice[1]))
 
     def _ball(self, p, o):
         if "ball" in o:
@@ -205,7 +209,7 @@ class SuperSkillVerbs(Verbs):
                 self.fail("wild SOURCE FEATURE[.BOX] with D to V [ball B]")
             o = self._opts(w[7:], ("ball",))
             b = self._ball(p, o)
-            d = self._die(p, self.int(w[4]), 0, 0)
+            d = self._die(p, self.int(w[4]))
             v = self.int(w[6])
             fid, i = self._box(w[2], None)
             if i is None:
@@ -225,7 +229,7 @@ class SuperSkillVerbs(Verbs):
         b = self._ball(p, o)
         s = self.int(o.get("skill", "0"))
         n = self.int(o.get("nudge", "0"))
-        d = self._die(p, dv, n, s)
+        d = self._die(p, dv)
         fid, i = self._box(spec, None)
         v = (s or dv) + n
         if spin is None:
