@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from rules.rng import Rng
+from rules.superskill import SuperSkillGame
 from scenarios.runner import ScenarioError, run
 from scenarios.verbs_superskill import TABLES, SuperSkillVerbs
 
@@ -57,3 +59,57 @@ def test_failures_name_script_line_and_difference():
         play("table tribbles\nbogus 1\n")
     with pytest.raises(ScenarioError, match="unknown table"):
         play("table tribbles-ish\n")
+
+
+NUDGE_SCRIPTS = ("nudging__outlane_that_turns_the_table.txt", "nudging__tribble_x_loses_the_ball.txt")
+
+
+@pytest.mark.parametrize("name", NUDGE_SCRIPTS)
+def test_nudge_scripts_fail_under_the_old_outlane_rule(name, monkeypatch):
+    """Nudging: the old rule (no Nudge into any outlane, every other Nudge
+    allowed) is wrong on Lower Decks and Tribbles, and these scripts say so."""
+    text = (DIR / name).read_text()
+    play(text, name)
+    monkeypatch.setattr(SuperSkillGame, "_nudge_loses",
+                        lambda g, p, b, a, fid, i: g.table.fmap[fid].kind == "outlane")
+    with pytest.raises(ScenarioError, match=name + " line"):
+        play(text, name)
+
+
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_risky_fill_never_hides_a_losing_nudge(table):
+    """Nudging: the tables' cheap risky_fill guess never lets a ball-losing
+    Nudge through: in random games the offered moves are the same as when
+    every nudged move is played out."""
+    rng = Rng(sum(map(ord, table)))
+    checked = 0
+    games = 0
+    while checked < 200:
+        g = SuperSkillGame(table_data(TABLES[table]), 2)
+        games += 1
+        if table == "tribbles":
+            # start near the X, where scoops and PURR targets can end the round
+            d = g.to_dict()
+            for pd in d["players"]:
+                pd["x"]["n"] = 48 + games % 11
+            g = SuperSkillGame.from_dict(g.table, d)
+        while not g.is_over():
+            acts = g.legal_actions()
+            if g.phase == "move":
+                everything = g.clone()
+                everything.hooks = _AllRisky(g.hooks)
+                everything._cache = None
+                assert sorted(everything.legal_actions(), key=repr) == sorted(acts, key=repr)
+                checked += 1
+            g.apply(acts[rng.below(len(acts))])
+
+
+class _AllRisky:
+    def __init__(self, hooks):
+        self._h = hooks
+
+    def risky_fill(self, game, p, fid, i):
+        return True
+
+    def __getattr__(self, name):
+        return getattr(self._h, name)
