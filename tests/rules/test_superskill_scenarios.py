@@ -113,3 +113,39 @@ class _AllRisky:
 
     def __getattr__(self, name):
         return getattr(self._h, name)
+
+
+VM_CODE = r"""
+import json, os
+from scenarios.runner import run
+from scenarios.verbs_superskill import SuperSkillVerbs
+
+
+def cfg(name):
+    f = open('/fw/data/superskill/' + name + '.json')
+    d = json.loads(f.read())
+    f.close()
+    return d
+
+
+d = '/t/scenarios/superskill'
+out = {}
+for name in sorted(os.listdir(d)):
+    if name.endswith('.txt'):
+        f = open(d + '/' + name)
+        out[name] = run(f.read(), SuperSkillVerbs, cfg, name)
+        f.close()
+print(json.dumps(out))
+"""
+
+
+def test_scripts_identical_on_micropython():
+    """Parity: every Super-Skill script runs in the MicroPython VM with the same
+    transcript as on CPython (the runner and the verbs are MicroPython code)."""
+    mpvm = pytest.importorskip("vm.mpvm")
+    if not mpvm.vm_available():
+        pytest.skip("MicroPython VM not installed")
+    got = json.loads(mpvm.run_micropython(VM_CODE))
+    assert sorted(got) == [s.name for s in SCRIPTS]
+    for s in SCRIPTS:
+        assert got[s.name] == play(s.read_text(), s.name), s.name
