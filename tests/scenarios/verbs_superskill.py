@@ -9,7 +9,7 @@
 #   set [pN] FIELD VALUES        edit the saved state and reload it (checked
 #                                by from_dict, so only a valid position loads);
 #                                allowed at any time. FIELD: stars, round,
-#                                nudges, namt, skills 1 3, flags KEY..., balls
+#                                nudges, namt, done, skills 1 3, flags KEY..., balls
 #                                FEATURE|start|- FEATURE|start|-, filled
 #                                FEATURE 0 1 1, x KEY VALUE (table extras;
 #                                lists as 1,0,1)
@@ -103,6 +103,11 @@ class SuperSkillVerbs(Verbs):
         args = w[1:]
         if field in ("stars", "round", "nudges", "namt", "fin"):
             pd[field] = self.int(args[0])
+        elif field == "done":
+            # a player whose game is over (finished on roll 0)
+            pd["done"] = True
+            pd["fin"] = 0
+            pd["balls"] = [None, None]
         elif field == "skills":
             pd["skills"] = [] if args == ["none"] else [self.int(a) for a in args]
         elif field == "flags":
