@@ -164,8 +164,8 @@ class SuperSkillVerbs(Verbs):
         todo = self.game.players[p].todo
         return todo[0] if todo else 0
 
-    def _box(self, spec, match):
-        # FEATURE or FEATURE.BOX; match(fid) lists offered boxes of fid
+    def _box(self, spec):
+        # FEATURE or FEATURE.BOX (None: the box is still to be found)
         if "." in spec:
             fid, box = spec.split(".", 1)
             return fid, (-1 if box == "none" else self.int(box))
@@ -216,7 +216,7 @@ class SuperSkillVerbs(Verbs):
             b = self._ball(p, o)
             d = self._die(p, self.int(w[4]))
             v = self.int(w[6])
-            fid, i = self._box(w[2], None)
+            fid, i = self._box(w[2])
             if i is None:
                 i = self._offered(lambda a: a[0] == "wild" and a[1:6] == (b, d, w[1], v, fid), 6)
                 if i is None:
@@ -235,7 +235,7 @@ class SuperSkillVerbs(Verbs):
         s = self.int(o.get("skill", "0"))
         n = self.int(o.get("nudge", "0"))
         d = self._die(p, dv)
-        fid, i = self._box(spec, None)
+        fid, i = self._box(spec)
         v = (s or dv) + n
         if spin is None:
             head = ("fill", b, d, s, n, fid)
@@ -244,7 +244,7 @@ class SuperSkillVerbs(Verbs):
                 if i is None:
                     i = self._guess_box(fid, v)
             return head + (i,)
-        sf, sb = self._box(spin, None)
+        sf, sb = self._box(spin)
         if sb is None:
             sb = self.game.spinner_box(p, sf, self.game.dice[1 - d])
         head = ("through", b, d, s, n, sf, sb, fid)
