@@ -34,6 +34,12 @@ class TableHooks:
     def keep_on_outlane(self, game, p, ball, fid, effects):
         return False
 
+    # Could a ball filling box idx of feature fid be lost by it? A cheap,
+    # never-too-small guess: the engine plays such a move out on a copy
+    # before it offers it nudged (a Nudge may not lose the ball).
+    def risky_fill(self, game, p, fid, idx):
+        return game.table.fmap[fid].kind == "outlane"
+
     # Box filled; ball is the ball slot, or -1 when a bonus filled it.
     def on_box_filled(self, game, p, ball, fid, idx, value, effects):
         pass
