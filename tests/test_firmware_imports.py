@@ -46,14 +46,6 @@ LAZY_BACK_EDGES = {
     ("rules.haunted_house", "rules.haunted_house_host"):
         "the legal actions of the host's full engine, not used by the board's own turn loop: "
         "752 B while loaded",
-    ("rules.superskill.hooks", "rules.superskill.starfleet_academy"):
-        "host-only engine (not on the board): load_hooks imports only the table played",
-    ("rules.superskill.hooks", "rules.superskill.tribbles"):
-        "host-only engine (not on the board): load_hooks imports only the table played",
-    ("rules.superskill.hooks", "rules.superskill.lower_decks"):
-        "host-only engine (not on the board): load_hooks imports only the table played",
-    ("rules.superskill.hooks", "rules.superskill.borg_attack"):
-        "host-only engine (not on the board): load_hooks imports only the table played",
 }
 
 #: Layer of a module (its top-level folder; "top" for the modules at the root).
