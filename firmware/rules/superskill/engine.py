@@ -25,7 +25,7 @@
 # Effects are tuples, first item the effect name (see docs/assumptions).
 from rules.errors import RuleError, CHANCE
 from rules.superskill.table import Table, Menu, START
-from rules.superskill.hooks import load_hooks
+from rules.superskill.table_hooks import load_hooks
 
 MAX_PLAYERS = 4
 FORMAT = 1

@@ -115,23 +115,3 @@ class TableHooks:
 
     def use_wild(self, game, p, source, effects):
         pass
-
-
-def load_hooks(name):
-    # Explicit imports (no __import__ tricks) so this works the same on
-    # MicroPython; a new table adds one branch here.
-    if not name:
-        return TableHooks()
-    if name == "starfleet_academy":
-        from rules.superskill import starfleet_academy
-        return starfleet_academy.Hooks()
-    if name == "tribbles":
-        from rules.superskill import tribbles
-        return tribbles.Hooks()
-    if name == "lower_decks":
-        from rules.superskill import lower_decks
-        return lower_decks.Hooks()
-    if name == "borg_attack":
-        from rules.superskill import borg_attack
-        return borg_attack.Hooks()
-    raise ValueError("unknown table hooks %r" % (name,))
