@@ -216,5 +216,6 @@ def run():
     a = app.App()
     a.bus.subscribe(on_event)
     from games.link import serve_stdio
+    app.compact_heap()          # app.play does it too: here so that R[_LAST] is the live heap
     R[_LAST] = gc.mem_alloc()
     app.play(a, asyncio.run, [serve_stdio(a), probe()])
