@@ -54,6 +54,13 @@ class Disconnected(ClientError):
     """The port is gone (and, if reconnecting, has not come back yet)."""
 
 
+class NotSimulated(ClientError):
+    """A ``sim`` request (sensor injection) sent to a board that is not simulated."""
+
+
+NOT_SIMULATED = "sensor injection works only on a simulated or emulated board"
+
+
 def open_serial_port(port: str) -> Any:
     import serial
 
@@ -441,6 +448,23 @@ class Client:
 
     def events(self, on: bool | None = None) -> dict:
         return self.request("events", on=on)
+
+    def inject(self, verb: str, **args: Any) -> dict:
+        """Make something happen on a simulated or emulated board's table.
+
+        ``inject("ball", stair=2)``, ``inject("hit", target="bob")``,
+        ``inject("press", button="roll")``, ``inject("list")`` (the verbs and
+        their arguments for this build). The board's link layer answers it by
+        driving its physical models (docs/protocol.md, "Simulator-only
+        requests"); the firmware never sees it, so a real board refuses it as
+        an unknown command: ``NotSimulated`` then says so in one line.
+        """
+        try:
+            return self.request("sim", do=verb, **args)
+        except RequestError as exc:
+            if exc.error.startswith("unknown command"):
+                raise NotSimulated(NOT_SIMULATED) from None
+            raise
 
 
 def describe_fault(f: Any) -> str:

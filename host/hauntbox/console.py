@@ -56,6 +56,11 @@ HELP = """commands:
   jog forward|reverse|stop [MS] / jog NS [MS]   try the servo
   events on|off     event stream on or off
   faults            the board's fault log (safe mode, resets in a row, last faults)
+  ball K            simulated board: a ball rolls down staircase K (Roller Ghoster)
+  hit TARGET        simulated board: the die knocks TARGET (Haunted House: bob, a clue
+                    spot, a hole, circle, launch; `sim` lists them)
+  press BUTTON      simulated board: press roll, left, right or menu
+  sim               what this simulated board can inject
   quit              leave (the game goes on on the board)"""
 
 
@@ -196,13 +201,15 @@ class ConsoleCore:
 
     # ---- commands (UI thread) -------------------------------------------------------
     def command(self, text: str) -> str:
-        from hauntbox.client import ClientError, RequestError
+        from hauntbox.client import ClientError, NotSimulated, RequestError
 
         text = text.strip()
         if not text:
             return ""
         try:
             msg = self._command(text)
+        except NotSimulated as exc:
+            msg = str(exc)
         except RequestError as exc:
             msg = f"board says: {exc.error}"
         except ClientError as exc:
@@ -288,6 +295,21 @@ class ConsoleCore:
             for f in r.get("faults") or []:
                 self._log("  " + describe_fault(f))
             return head + (" (the last ones are in the log)" if r.get("faults") else "")
+        if cmd in ("ball", "hit", "press"):
+            key = {"ball": "stair", "hit": "target", "press": "button"}[cmd]
+            if len(words) != 2:
+                raise ValueError(f"{cmd} {key.upper()}")
+            value: Any = int(words[1]) if cmd == "ball" and words[1].isdigit() else words[1].lower()
+            r = c.inject(cmd, **{key: value})
+            what = {"ball": f"a ball rolls down staircase {r.get('stair')}",
+                    "hit": f"the die knocks {r.get('target')}",
+                    "press": f"{r.get('button')} pressed"}[cmd]
+            return f"simulated: {what}"
+        if cmd == "sim":
+            verbs = c.inject("list").get("verbs") or {}
+            return "simulated board: " + "; ".join(
+                f"{v} {' | '.join(str(x) for x in vals)}"
+                for v, args in verbs.items() for vals in args.values())
         if cmd == "events":
             on = None if len(words) == 1 else words[1].lower() in ("on", "1", "true", "yes")
             r = c.events(on)
