@@ -24,23 +24,25 @@ from hauntbox.bots_beetlejuice import POLICIES, load_config, play_game
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="hauntbox stats beetlejuice",
-                                 description="Bot statistics for Watch Out Beetlejuice.")
-    ap.add_argument("--games", type=int, required=True, help="number of games")
+    from hauntbox.cli_style import Parser, renamed
+
+    prog = "hauntbox stats beetlejuice"
+    ap = Parser(prog=prog, description="Bot statistics for Watch Out Beetlejuice.")
+    ap.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     ap.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     ap.add_argument("--png", default=None, help="write a chart to this PNG file")
-    ap.add_argument("--policies", default="heuristic,random",
-                    help="comma-separated policies seated in rotation "
+    ap.add_argument("--policy", default="heuristic,random", metavar="P[,P...]",
+                    help="the bots' policy; a comma list is seated in rotation "
                          f"(from {', '.join(POLICIES)}; default heuristic,random)")
     ap.add_argument("--expert", action="store_true", help="expert variant (8 Residents)")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    a = ap.parse_args(argv)
+    a = ap.parse_args(renamed(argv, {"--policies": "--policy"}, prog))
     if a.games < 1:
         ap.error("--games must be at least 1")
     if not 1 <= a.players <= 6:
         ap.error("--players must be 1..6")
-    a.policy_list = [p.strip() for p in a.policies.split(",") if p.strip()]
+    a.policy_list = [p.strip() for p in a.policy.split(",") if p.strip()]
     bad = [p for p in a.policy_list if p not in POLICIES]
     if bad or not a.policy_list:
         ap.error(f"unknown policy: {', '.join(bad) or '(none)'}")

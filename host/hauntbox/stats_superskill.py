@@ -23,8 +23,10 @@ from hauntbox import bots_superskill as bots
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="hauntbox stats superskill",
-                                description="Super-Skill Pinball bot statistics")
+    from hauntbox.cli_style import Parser
+
+    p = Parser(prog="hauntbox stats superskill",
+               description="Star Trek: Super-Skill Pinball bot statistics")
     p.add_argument("--table", default="starfleet-academy",
                    help="starfleet-academy, tribbles, lower-decks, borg-attack or a data file")
     p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
@@ -42,7 +44,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     a.policies = [x.strip() for x in a.policy.split(",") if x.strip()]
     for x in a.policies:
         if x not in ("greedy", "lookahead", "random"):
-            p.error(f"unknown policy {x!r}")
+            p.error(f"--policy {x}: choose greedy, lookahead or random")
     if a.players is None:
         a.players = len(a.policies)
     if not 1 <= a.players <= 4 or len(a.policies) > a.players:
@@ -223,7 +225,7 @@ def main(argv: list[str]) -> int:
     try:
         st = run(a.table, a.games, a.seed, a.policies, a.players, progress=not a.quiet)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"hauntbox stats superskill: {e}", file=sys.stderr)
         return 2
     print(format_report(st))
     if a.png:

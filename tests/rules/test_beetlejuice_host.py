@@ -166,7 +166,7 @@ def test_stats_run_numbers_add_up():
 
 def test_stats_rejects_bad_arguments():
     for argv in (["--games", "0"], ["--games", "5", "--players", "9"],
-                 ["--games", "5", "--policies", "oracle"], []):
+                 ["--games", "5", "--policy", "oracle"]):
         with pytest.raises(SystemExit):
             stats_beetlejuice.main(argv)
 
