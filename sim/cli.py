@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         print(f"hauntbox sim: {bad}", file=sys.stderr)
         return 2
+    if args.view and not args.quiet:
+        from hauntbox.names import HAUNTED_LEGEND, ROLLER_LEGEND
+        print(HAUNTED_LEGEND if args.game == "haunted-house" else ROLLER_LEGEND)
     if args.game == "haunted-house":
         from sim.haunted_board import run_cli
         return run_cli(args)

@@ -112,6 +112,11 @@ def _run(name: str, module: str, argv: list[str]) -> int:
         return code if isinstance(code, int) else (0 if code is None else 1)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `hauntbox stats ... | head`: the reader left; nothing more to say.
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return rc if isinstance(rc, int) else 0
 
 

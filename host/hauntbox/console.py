@@ -88,13 +88,22 @@ def board_picture(game: str | None, state: Any, colours: list[str]) -> str:
             with open(os.path.join(FIRMWARE_DIR, "data", "roller_ghoster.json")) as f:
                 layout = json.load(f)
             g = RollerGhoster.from_dict(layout, state)
+            from hauntbox.names import ROLLER_LEGEND
+
             text = render_board(g, colours)
             if g.is_over() and g.winner is not None:
                 text += f"\n  {player_name(g.winner, colours).upper()} has won."
-            return text
+            return text + "\n" + legend_lines(ROLLER_LEGEND)
         except Exception:  # noqa: BLE001 - fall back to the raw state
             pass
     return json.dumps(state, indent=1)
+
+
+def legend_lines(text: str, width: int = 60) -> str:
+    """A legend wrapped to sit under the board picture."""
+    import textwrap
+
+    return "\n".join("  " + x for x in textwrap.wrap(text, width))
 
 
 class ConsoleCore:

@@ -69,10 +69,11 @@ def card_text(game: BeetlejuiceGame, card: str) -> str:
             what = "can't use " + ", ".join(sym(s) for s in c["symbols"])
         else:
             what = "4 Beetlejuice symbols needed to banish"
-        return f"{card} [{'*' * c['skulls']} {c['skulls']}-skull] {what}"
+        # No card ids in what people read (they stay in the rules' state).
+        return f"[{'*' * c['skulls']} {c['skulls']}-skull] {what}"
     if c["handbook"]:
-        return f"{card} Handbook for the Recently Deceased: {need_text(game, card)}"
-    return f"{card} {c['points']} pts: {need_text(game, card)}"
+        return f"Handbook for the Recently Deceased: {need_text(game, card)}"
+    return f"{c['points']} pts: {need_text(game, card)}"
 
 
 def render(game: BeetlejuiceGame, kept: set[int] | None = None) -> str:
@@ -97,7 +98,7 @@ def render(game: BeetlejuiceGame, kept: set[int] | None = None) -> str:
         if game.books[p]:
             s += f" +{len(game.books[p])} Handbook"
         if game.held[p]:
-            s += " holds " + ",".join(game.held[p])
+            s += " holds " + "; ".join(card_text(game, c) for c in game.held[p])
         scores.append(s)
     out.append("Scores: " + " | ".join(scores))
     cards = game.affecting()
@@ -121,7 +122,7 @@ def render(game: BeetlejuiceGame, kept: set[int] | None = None) -> str:
         if scare:
             best = max(scare, key=lambda s: sum(game.cfg.points(game.slots[i]) for i in s))
             out.append("  you could collect now: "
-                       + ", ".join(game.slots[i] for i in best))
+                       + ", ".join(f"the Resident in slot {i + 1}" for i in best))
     return "\n".join(out)
 
 
@@ -134,11 +135,11 @@ def effect_text(game: BeetlejuiceGame, e: tuple) -> str | None:
     if k == "bj_card":
         return f"  {n[e[1]]} draws a Beetlejuice card: {card_text(game, e[2])}"
     if k == "bj_discard":
-        return f"  Beetlejuice card {e[1]} discarded"
+        return f"  discarded: {card_text(game, e[1])}"
     if k == "bj_reshuffle":
         return "  Beetlejuice deck reshuffled from the discards"
     if k == "replace_residents":
-        return "  All Residents replaced (" + ", ".join(e[1]) + " go under the House pile)"
+        return f"  All Residents replaced ({len(e[1])} go under the House pile)"
     if k == "rolled":
         return "  Rolled: " + "  ".join(f"{i + 1}:{sym(f)}" for i, f in zip(e[1], e[2]))
     if k == "handbook":
@@ -147,7 +148,7 @@ def effect_text(game: BeetlejuiceGame, e: tuple) -> str | None:
     if k == "took":
         return f"  {n[e[1]]} takes {card_text(game, e[2])}"
     if k == "collected":
-        return f"  {n[e[1]]} collects " + ", ".join(e[2])
+        return f"  {n[e[1]]} collects " + "; ".join(card_text(game, c) for c in e[2])
     if k == "bj_trigger":
         return f"  {e[2]} Beetlejuice symbols! {n[e[1]]}'s turn ends with nothing collected."
     if k == "summoned":
@@ -157,7 +158,7 @@ def effect_text(game: BeetlejuiceGame, e: tuple) -> str | None:
     if k == "banished":
         return "  Beetlejuice is banished to his grave; his cards are discarded."
     if k == "passed":
-        return f"  {n[e[1]]} hands {e[2]} to {n[e[3]]}"
+        return f"  {n[e[1]]} hands {card_text(game, e[2])} to {n[e[3]]}"
     if k == "versus_bj":
         verdict = "outscored" if e[2] > e[3] else "did not outscore"
         return f"  {n[e[1]]} ({e[2]} pts) {verdict} Beetlejuice ({e[3]} pts)"
@@ -173,9 +174,9 @@ def action_text(game: BeetlejuiceGame, a: tuple) -> str:
     if a[0] == "reroll":
         return "rerolls dice " + " ".join(str(i + 1) for i in a[1])
     if a[0] == "collect":
-        return "collects " + (", ".join(game.slots[i] for i in a[1]) or "nothing")
+        return "collects " + ("; ".join(card_text(game, game.slots[i]) for i in a[1]) or "nothing")
     if a[0] == "pass":
-        return f"hands {a[1]} to {game.names[a[2]]}"
+        return f"hands {card_text(game, a[1])} to {game.names[a[2]]}"
     if a[0] == "handbook":
         return "uses a Handbook: " + " ".join(str(x) for x in a[1:])
     return {"stop": "stops", "begin": "starts rolling"}.get(a[0], a[0])
