@@ -96,7 +96,40 @@ def board_picture(game: str | None, state: Any, colours: list[str]) -> str:
             return text + "\n" + legend_lines(ROLLER_LEGEND)
         except Exception:  # noqa: BLE001 - fall back to the raw state
             pass
-    return json.dumps(state, indent=1)
+    if game == "beetlejuice" and isinstance(state, dict) and isinstance(state.get("game"), dict):
+        try:
+            _repo_paths()
+            from rules.beetlejuice import BeetlejuiceGame
+
+            from hauntbox.bots_beetlejuice import load_config
+            from hauntbox.play_beetlejuice import render
+
+            return render(BeetlejuiceGame.from_dict(load_config(), state["game"]))
+        except Exception:  # noqa: BLE001 - fall back to the summary
+            pass
+    return summary(state)
+
+
+def summary(state: Any, width: int = 70) -> str:
+    """A game's state in a few short lines: its simple fields (the whole of it is in
+    `state` replies' JSON); nested parts one level down, long lists left out."""
+    lines: list[str] = []
+
+    def simple(v: Any) -> bool:
+        return v is None or isinstance(v, (int, float, str, bool)) or (
+            isinstance(v, list) and len(v) <= 8 and all(
+                x is None or isinstance(x, (int, float, str, bool)) for x in v))
+
+    def walk(d: dict, prefix: str) -> None:
+        for k, v in d.items():
+            if simple(v):
+                lines.append(f"{prefix}{k}: {json.dumps(v)}")
+            elif isinstance(v, dict) and not prefix:
+                walk(v, f"{k}.")
+    if not isinstance(state, dict):
+        return json.dumps(state)
+    walk(state, "")
+    return "\n".join(x[:width] for x in lines[:24]) or "(no game)"
 
 
 def legend_lines(text: str, width: int = 60) -> str:
@@ -126,6 +159,8 @@ class ConsoleCore:
         self.colours = list(DEFAULT_COLOURS)
         self.changed = threading.Event()
         self._need_state = True
+        self._game_log: Any = None              # the game's own log wording (sim/*_log.py)
+        self._game_log_for: str | None = None
         self._lock = threading.RLock()
 
     # ---- client callbacks (reader thread) -------------------------------------
@@ -156,10 +191,49 @@ class ConsoleCore:
                 if ev == "game" and d:
                     self.game = d[0]
                     self.colours = game_colours(self.game)
-                text = format_event(msg, self.colours)
+                text = self._game_text(ev, d) if ev != "prompt" else None
+                if text is None:
+                    text = format_event(msg, self.colours)
                 if text:
                     self._log(text)
         self.changed.set()
+
+    def _game_text(self, ev: Any, d: list) -> str | None:
+        """An event of Haunted House or a companion in its game's words (the same log
+        as `make sim` prints), or None for the common wording (monitor.format_event)."""
+        if self.game not in ("haunted-house", "beetlejuice", "superskill"):
+            return None
+        if self._game_log_for != self.game:
+            self._game_log_for = self.game
+            self._game_log = None
+            try:
+                _repo_paths()
+                out: list[str] = []
+                if self.game == "haunted-house":
+                    from sim.haunted_log import HauntedLog
+                    log: Any = HauntedLog(self.colours, out=out.append)
+                elif self.game == "beetlejuice":
+                    from sim.companion_log import BeetlejuiceLog
+
+                    from rules.beetlejuice_cards import Config
+
+                    from hauntbox.bots_beetlejuice import load_config
+                    log = BeetlejuiceLog(self.colours, Config(load_config()), out=out.append)
+                else:
+                    from sim.companion_log import SuperSkillLog
+                    log = SuperSkillLog(self.colours, out=out.append)
+                self._game_log = (log, out)
+            except Exception:  # noqa: BLE001 - not installed: the common wording
+                return None
+        if self._game_log is None:
+            return None
+        log, out = self._game_log
+        del out[:]
+        try:
+            log(tuple([ev] + [tuple(x) if isinstance(x, list) else x for x in d]))
+        except Exception:  # noqa: BLE001 - an event the log does not know
+            return None
+        return "\n".join(out) if out else None
 
     def on_status(self, status: str, detail: str) -> None:
         with self._lock:
@@ -424,7 +498,7 @@ class ConsoleCore:
 # ---- front ends ----------------------------------------------------------------------------
 
 def connect(core: ConsoleCore, port: str | Callable[[], str], timeout: float = 2.0,
-            open_serial: Any = None, **client_kw: Any) -> Any:
+            open_serial: Any = None, boot_wait: float = 0.0, **client_kw: Any) -> Any:
     """Connect the console; it keeps trying for ever when the board goes away
     (``reconnect_for=None``), with the Client's retry timing (``backoff``,
     ``sleep``, ``clock``) overridable through ``client_kw``."""
@@ -437,14 +511,22 @@ def connect(core: ConsoleCore, port: str | Callable[[], str], timeout: float = 2
     c = Client(port, on_event=core.on_event, on_status=core.on_status,
                on_resync=core.on_resync, on_text=core.on_text, timeout=timeout, **kw)
     core.client = c
-    try:
-        h = c.connect()
-    except RequestTimeout:
-        c.close()
-        raise RequestTimeout(f"no answer to hello from {c.port}: not a hauntbox board, still "
-                             "booting, or another program (a monitor, mpremote, Thonny?) is "
-                             "reading the port") from None
-    assert h is not None
+    c.connect(hello=False)
+    # A board that was just plugged in (or reset) answers once it has booted:
+    # ask again for a while before saying it does not answer.
+    import time
+    deadline = time.monotonic() + boot_wait
+    while True:
+        try:
+            h = c.hello()
+            break
+        except RequestTimeout:
+            if time.monotonic() < deadline:
+                continue
+            c.close()
+            raise RequestTimeout(f"no answer to hello from {c.port} within {boot_wait:g} s: "
+                                 "not a hauntbox board, or another program (a monitor, "
+                                 "mpremote, Thonny?) is reading the port") from None
     core.set_hello(h)
     core.events_on(h)
     core.refresh(force=True)
@@ -568,6 +650,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="line mode: print events, read one command per line (also used when "
                         "stdin or stdout is not a terminal)")
     p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for a reply")
+    p.add_argument("--boot-wait", type=float, default=15.0, metavar="S",
+                   help="keep asking a board that does not answer yet (still booting) for "
+                        "S seconds (default 15)")
     return p
 
 
@@ -600,7 +685,7 @@ def main(argv: list[str] | None = None) -> int:
 
     core = ConsoleCore()
     try:
-        connect(core, port_spec, timeout=args.timeout)
+        connect(core, port_spec, timeout=args.timeout, boot_wait=args.boot_wait)
     except ClientError as exc:
         print(clean(f"hauntbox console: {exc}"), file=sys.stderr)
         if board is not None:

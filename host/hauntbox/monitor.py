@@ -68,6 +68,9 @@ def describe_option(option: Any, colours: list[str]) -> str:
         return text
     if name == "pass":
         return "pass (no ghost can be pushed)"
+    if name == "reroll" and len(o) == 2 and isinstance(o[1], list):
+        # Beetlejuice: the dice to roll again, numbered as on the board (from 1)
+        return "reroll dice " + ",".join(str(i + 1) for i in o[1] if isinstance(i, int))
     if len(o) == 1 and name in ("confirm", "yes", "no"):
         return str(name)
     if o == ["resume"]:

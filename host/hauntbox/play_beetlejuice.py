@@ -62,7 +62,7 @@ def card_text(game: BeetlejuiceGame, card: str) -> str:
         if e == "fewer_rolls":
             what = "one roll fewer"
         elif e == "remove_dice":
-            what = f"remove {c.get('n', 1)} dice"
+            what = f"remove {c.get('n', 1)} {'die' if c.get('n', 1) == 1 else 'dice'}"
         elif e == "replace":
             what = "replace the Residents"
         elif e == "forbid":

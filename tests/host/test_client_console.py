@@ -168,10 +168,13 @@ def test_plain_mode(setup):
     assert "never read" not in text
 
 
-def test_board_picture_falls_back_to_json():
+def test_board_picture_falls_back_to_a_short_summary():
     assert board_picture("roller-ghoster", None, COLOURS) == "(no game)"
-    assert json.loads(board_picture("other-game", {"a": 1}, COLOURS)) == {"a": 1}
-    assert json.loads(board_picture("roller-ghoster", {"bad": True}, COLOURS)) == {"bad": True}
+    assert board_picture("other-game", {"a": 1}, COLOURS) == "a: 1"
+    assert board_picture("roller-ghoster", {"bad": True}, COLOURS) == "bad: true"
+    # nested parts one level down; long lists (a deck of card ids) left out
+    st = {"mode": "dice", "game": {"round": 2, "dice": [3, 5], "deck": list(range(40))}}
+    assert board_picture("superskill", st, COLOURS) == "mode: \"dice\"\ngame.round: 2\ngame.dice: [3, 5]"
 
 
 @pytest.mark.parametrize("msg, text", [

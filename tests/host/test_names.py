@@ -78,3 +78,17 @@ def test_charts_small_bars_are_visible_and_labelled(tmp_path, monkeypatch):
     heights = [b.get_height() for b in fig.axes[0].patches]
     assert all(h > 0 for h, v in zip(heights, want + ["x"]) if v != "0.0%")
     assert (tmp_path / "bj.png").stat().st_size > 1000
+
+
+def test_the_console_words_companion_and_haunted_events_as_their_games_do():
+    from hauntbox.console import ConsoleCore
+
+    core = ConsoleCore()
+    core.set_hello({"game": "beetlejuice"})
+    core.on_event({"ev": "bj_card", "data": [1, "b06", 2], "seq": 5})
+    core.on_event({"ev": "game_over", "data": ["players", [0]], "seq": 6})
+    assert list(core.log) == ["  blue draws a 1-skull Beetlejuice card: remove 1 die",
+                              "Game over: RED wins!"]
+    core.set_hello({"game": "haunted-house"})
+    core.on_event({"ev": "monster_hit", "data": [0, "bob", 1], "seq": 7})
+    assert "bob" not in core.log[-1] and "Bob" in core.log[-1], core.log[-1]
