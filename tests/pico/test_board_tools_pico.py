@@ -9,6 +9,7 @@ import pty
 import select
 import subprocess
 import time
+import tty
 
 import pytest
 from .test_pico_pty import BIN, ROOT, start_pty, stop
@@ -48,7 +49,11 @@ def test_fs_repl_and_a_ball_on_the_emulated_pico(tmp_path):
         # The REPL on a terminal: stop the game, use Python, leave; the game comes back.
         pid, fd = pty.fork()
         if pid == 0:
+            time.sleep(0.2)              # the terminal is made raw first (below)
             os.execv(str(BIN / "hauntbox"), [str(BIN / "hauntbox"), "repl", "--port", link])
+        # A raw terminal, as mpremote makes it: Ctrl-C is a byte for the board,
+        # never a SIGINT for mpremote (even before mpremote has set it up).
+        tty.setraw(fd)
         seen = bytearray()
 
         def until(token: bytes, seconds: float = 30.0) -> bool:
@@ -63,7 +68,8 @@ def test_fs_repl_and_a_ball_on_the_emulated_pico(tmp_path):
                         return True
             return token in seen
         try:
-            assert until(b"Connected"), seen
+            assert until(b"to exit this shell"), seen
+            time.sleep(0.5)
             os.write(fd, b"\x03")
             assert until(b">>> "), seen
             os.write(fd, b"print(6 * 7)\r")
