@@ -6,7 +6,7 @@ import sys
 import time
 
 GAMES = ("roller-ghoster", "haunted-house")
-GAMES += ("beetlejuice", "superskill")   # the dice companion (sim/companion_board.py)
+GAMES += ("beetlejuice", "superskill")   # the dice companion (sim/boards/companion.py)
 
 
 def _staircase(spec: str, arg: str, staircases: int = 4) -> int:
@@ -81,18 +81,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hauntbox sim: {bad}", file=sys.stderr)
         return 2
     if args.game == "haunted-house":
-        from sim.haunted_board import run_cli
+        from hauntbox_sim.boards.haunted import run_cli
         return run_cli(args)
     if args.game in ("beetlejuice", "superskill"):
-        from sim.companion_board import run_cli as run_companion
+        from hauntbox_sim.boards.companion import run_cli as run_companion
         return run_companion(args)
     if not 2 <= args.players <= 4:
         print("hauntbox sim: --players must be 2..4 for Roller Ghoster", file=sys.stderr)
         return 2
-    from sim.models.tower import Faults
-    from sim.roller_board import RollerSim
-    from sim.roller_log import RollerLog
-    from sim.roller_view import render_board
+    from hauntbox_sim.models.tower import Faults
+    from hauntbox_sim.boards.roller import RollerSim
+    from hauntbox_sim.views.roller_log import RollerLog
+    from hauntbox_sim.views.roller import render_board
 
     faults = Faults()
     for spec in args.fault:

@@ -20,7 +20,7 @@ import sys
 import time
 from collections import Counter
 
-from hauntbox.bots_beetlejuice import POLICIES, load_config, play_game
+from hauntbox_sim.players.beetlejuice_bots import POLICIES, load_config, play_game
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

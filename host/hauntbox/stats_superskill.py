@@ -19,7 +19,7 @@ import sys
 import time
 from collections import Counter
 
-from hauntbox import bots_superskill as bots
+from hauntbox_sim.players import superskill_bots as bots
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

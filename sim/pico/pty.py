@@ -22,7 +22,7 @@ import tty
 from pathlib import Path
 from typing import Any
 
-from sim.pico import session as ps
+from hauntbox_sim.pico import session as ps
 
 BUILDS = {"roller-ghoster": ps.RollerPico, "haunted-house": ps.HauntedPico,
           "beetlejuice": ps.CompanionPico, "superskill": ps.CompanionPico}
@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     a = build_parser().parse_args(argv)
-    from sim.pico.emulator import PicoError
+    from hauntbox_sim.pico.emulator import PicoError
 
     flash_file = None
     flash = None

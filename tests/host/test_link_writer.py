@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sim import install as sim_install
+from hauntbox_sim.core import install as sim_install
 from test_protocol_support import bare_app
-from vm.mpvm import run_micropython, vm_available
+from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 
 sim_install.install()       # the firmware's path and time module (ticks_us) on a virtual clock
 from games.link_core import BACKLOG, CAREFUL, OUT_CHUNK, Link, PollingWriter  # noqa: E402
@@ -94,7 +94,7 @@ class StallingPort:
         return self.level < 256
 
     def out(self, b):
-        from sim import runtime
+        from hauntbox_sim.core import runtime
         if self.level + len(b) > 256:
             runtime.clock().sleep_us(500_000)
             self.lost += 1

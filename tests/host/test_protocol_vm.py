@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-vm = pytest.importorskip("vm.mpvm")
+vm = pytest.importorskip("hauntbox_sim.vm.mpvm")
 
 SESSION = r'''
 import json
@@ -149,7 +149,7 @@ print(json.dumps(session(layout)))
 
 
 def cpython_transcript() -> list:
-    from hauntbox.build import FIRMWARE_DIR
+    from hauntbox_fw.build import FIRMWARE_DIR
 
     ns: dict = {}
     buf = io.StringIO()

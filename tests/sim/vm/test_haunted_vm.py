@@ -1,0 +1,142 @@
+"""Layer 4: the Haunted House firmware modules in the MicroPython VM.
+
+Every module of the build imports on MicroPython, and the score panel / spot
+LEDs render identical frames on MicroPython and CPython for a scripted game
+(rules driven through "Monsters", "Clues", "Round End", "Scoring").
+"""
+import json
+
+import pytest
+
+from hauntbox_sim.bench.vm_figures import vm_code
+from hauntbox_sim.vm.mpvm import run_micropython, vm_available
+
+pytestmark = pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
+
+SCRIPT = r"""
+import json
+import games.haunted
+import devices.haunted_build
+import drivers.mcp23017
+from devices.scoreboard import Scoreboard
+from rules.haunted_house import HauntedHouse
+
+data = json.load(open(ROOT + 'data/haunted_house.json'))
+pm = json.load(open(ROOT + 'boards/haunted_house.json'))
+
+
+class Strip:
+    def __init__(self, n):
+        self.n = n
+        self.px = [(0, 0, 0)] * n
+
+    def __setitem__(self, i, c):
+        self.px[i] = c
+
+    def fill(self, c):
+        for i in range(self.n):
+            self.px[i] = c
+
+    def show(self):
+        return True
+
+
+class View:
+    pending = {}
+    refill = []
+    preview = None
+    entering = -1
+    fault = False
+
+
+score, spots = Strip(100), Strip(15)
+sb = Scoreboard(score, spots, pm['pixels'], data['colours'], ['medusa', 'frank', 'bob'],
+                [c['id'] for c in data['clue_spots']])
+g = HauntedHouse(data, 3, deck=list(data['clue_deck']))
+v = View()
+frames = []
+
+
+def snap():
+    sb.render(g, v)
+    frames.append([list(c) for c in score.px] + [list(c) for c in spots.px])
+
+
+snap()
+script = [("launch",), ("monster_hit", "medusa"), ("clue_taken", "clue_top_left"), ("end_turn",),
+          ("launch",), ("circle", 1), ("end_turn",), ("launch",), ("end_turn",), ("launch",),
+          ("monster_hit", "bob"), ("end_turn",)]
+for a in script:
+    for e in g.apply(a):
+        if e[0] == "monster_moved":
+            v.pending = {e[1]: e[4]}
+    snap()
+    v.pending = {}
+while g.phase != "round_end":
+    if g.phase == "launch":
+        g.apply(("launch",))
+    g.apply(("end_turn",))
+k = 0
+for p in range(3):
+    while g.dice_to_enter(p):
+        k += 1
+        if k % 3 == 0:
+            g.apply(("die_result", p, 1 + k % 6, "ravens"))
+        else:
+            g.apply(("die_result", p, 1 + k % 6))
+v.preview = (1, ("face", 4))
+snap()
+v.preview = None
+for e in g.apply(("score_round",)):
+    if e[0] == "clue_placed":
+        v.refill.append(e[1])
+snap()
+print(json.dumps(frames))
+"""
+
+
+def test_build_modules_import_and_frames_match_cpython():
+    from pathlib import Path
+    vm = json.loads(run_micropython(SCRIPT.replace("ROOT + ", "'/fw/' + "), timeout=120))
+    root = str(Path(__file__).resolve().parents[3] / "firmware") + "/"
+    import contextlib
+    import io
+
+    from hauntbox_sim.core import install as sim_install
+    sim_install.install()
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(SCRIPT.replace("ROOT + ", repr(root) + " + "), "<haunted vm>", "exec"),
+             {"__name__": "__vm__"})
+    cp = json.loads(buf.getvalue())
+    assert vm == cp
+    assert len(vm) == 15
+    first, last = vm[0], vm[-1]
+    assert first != last
+    # After round 1 the seat LEDs and the scores changed; the round LEDs moved on.
+    assert last[97] == [255, 255, 255] and last[96] != [0, 0, 0]
+
+
+def test_board_controller_plays_whole_games_in_the_vm_on_chip_models():
+    """Setup to Game End on the board path in MicroPython: the controller's turn steps
+    (sim/vm/scripts/bench_haunted.py) with the MCP23017 driver on register-level chip models
+    (sim/vm/lib/mcp23017_model.py), the INT lines on the recorders, the table's
+    decoding and the turn window play whole games; the hard IRQ handlers (INT
+    recorders, buttons) allocate nothing."""
+    import tempfile
+    from pathlib import Path
+
+    from hauntbox_fw.build import build
+
+    root = Path(__file__).resolve().parents[3]
+    fw = build(out=Path(tempfile.mkdtemp(prefix="hauntbox-hh-")) / "fw").out_dir
+    steps = ["load()", "setup(3)"] + ["measured_turn()"] * 80
+    steps += ["next_game(0)", "sample(2)", "finish(2)"]
+    code = vm_code("sim/vm/scripts/bench_haunted.py", steps)
+    r = json.loads(run_micropython(code, mounts={"/lib": root / "sim/vm/lib"}, firmware=fw,
+                                   timeout=600).strip().splitlines()[-1])
+    assert r["turns"] >= 40 and r["launches"] >= 2 * 40
+    assert r["events"] > r["launches"] // 2          # hits, clues, holes... were credited
+    assert r["saves"] >= r["turns"]
+    assert r["irq_handlers"] == 6 and r["irq_failures"] == []   # 2 INT lines + 4 buttons
+    assert r["led_writes"] > 0
