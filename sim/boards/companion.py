@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core import runtime
 from hauntbox_sim.core.clock import VirtualClock
 from hauntbox_sim.players.buttons import ButtonPlayers

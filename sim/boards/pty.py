@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core import runtime
 from hauntbox_sim.core.clock import VirtualClock
 from hauntbox_sim.players.buttons import ButtonPlayers
@@ -251,7 +251,7 @@ class PtyBoard:
     # ---- the simulated board ----------------------------------------------
     def build(self) -> None:
         """(Re)build firmware + tower model, as at power-up."""
-        from hauntbox_sim.cli import parse_fault
+        from hauntbox_sim.boards.faults import parse_fault
         from hauntbox_sim.models.tower import Faults, TowerModel
         from hauntbox_sim.boards.roller import noise_config
 
@@ -409,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.bots < 0:
         print("hauntbox sim --pty: --bots must be 0 or more", file=sys.stderr)
         return 2
-    from hauntbox_sim.cli import parse_fault
+    from hauntbox_sim.boards.faults import parse_fault
     from hauntbox_sim.models.tower import Faults
     for spec in a.fault:
         try:

@@ -48,7 +48,7 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
                   progress: bool = False, host: bool = False) -> BeamReport:
     import asyncio
 
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     from hauntbox_sim.models.host_link import SimUsbSerial, busy_host
     from hauntbox_sim.boards.roller import RollerSim
 

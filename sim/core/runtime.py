@@ -18,7 +18,7 @@ class BoardReset(BaseException):
 
 _pending_reset: str | None = None
 irq_errors: list[BaseException] = []
-abandoned: list[Any] = []     # tasks left suspended by a Ctrl-C (sim/core/install.py: run)
+abandoned: list[Any] = []     # tasks left suspended by a Ctrl-C (sim/fakes/install.py: run)
 
 
 def clock() -> VirtualClock:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core.clock import VirtualClock
 from hauntbox_sim.fakes import machine
 from hauntbox_sim.pico.emulator import Event, Pico

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from hauntbox_sim.cli import build_parser as sim_parser
-from hauntbox_sim.cli import parse_fault
+from hauntbox_sim.boards.faults import parse_fault
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -41,7 +41,7 @@ class OvershootReport:
 
 def notch_overshoot(rotations: int = 40, stall_ms: int = 500, flash_ms: int = 25, seed: int = 1,
                     irq_stop: bool = True) -> OvershootReport:
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     from hauntbox_sim.core import runtime
     from hauntbox_sim.models.flash import FlashModel, attach, detach
     from hauntbox_sim.boards.roller import RollerSim
@@ -402,7 +402,7 @@ def _session(app: Any, rep: HostileReport, rng: random.Random, n: int, values: d
     firmware raised."""
     from protocol import Protocol
 
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     from hauntbox_sim.core import runtime
 
     c = app.controller

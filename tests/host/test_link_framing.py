@@ -15,7 +15,7 @@ import os
 import threading
 import time
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from test_protocol_support import bare_app
 
 sim_install.install()       # the firmware's time module on a virtual clock

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from test_protocol_support import bare_app
 from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 

@@ -201,7 +201,7 @@ def board_root(tmp_path, board, m):
 
 
 def boot(tmp_path, board, m):
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     from hauntbox_sim.core.clock import VirtualClock
 
     sim_install.install(VirtualClock())
@@ -244,7 +244,7 @@ def test_a_file_json_cannot_read_is_a_fault_too(tmp_path):
 
 
 def test_a_missing_map_is_a_fault(tmp_path):
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     from hauntbox_sim.core.clock import VirtualClock
 
     sim_install.install(VirtualClock())
@@ -346,7 +346,7 @@ def test_micropython_finds_the_same_problems_as_cpython():
 
 
 def test_the_board_skips_the_check_only_for_the_map_the_flash_checked(tmp_path, monkeypatch):
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
 
     sim_install.install()
     import board

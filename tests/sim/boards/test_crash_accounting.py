@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core import runtime
 from hauntbox_sim.fakes import machine
 from hauntbox_sim.boards.roller import RollerSim

@@ -10,7 +10,7 @@ score the rulebook gives for the true final faces/realms ("Scoring",
 import asyncio
 import json
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core import runtime
 from hauntbox_sim.boards.haunted import HauntedSim, HitReport, Outage
 from hauntbox_sim.views.haunted import read_monsters_hit, read_scoreboard

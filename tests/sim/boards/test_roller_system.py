@@ -194,7 +194,7 @@ def test_boot_offers_to_resume_the_saved_game(tmp_path, answer, resumed):
 
 
 def test_after_a_game_roll_starts_another_and_the_host_can_too():
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     s = RollerSim(players=2, seed=5)
     events = []
     s.app.bus.subscribe(events.append)

@@ -9,7 +9,7 @@ window; the same requests are accepted between turns."""
 import asyncio
 import json
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core import runtime
 
 WRITES = (

@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core.clock import VirtualClock
 from hauntbox_sim.boards.haunted import attach_chips, load_data, load_pinmap
 

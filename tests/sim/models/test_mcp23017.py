@@ -6,7 +6,7 @@ answering (clear fault, no crash, recovery) and the allocation-free service path
 """
 import pytest
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core.clock import VirtualClock
 from hauntbox_sim.fakes import machine
 from hauntbox_sim.models.mcp23017 import Mcp23017Model, decode_address

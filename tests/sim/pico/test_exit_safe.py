@@ -3,7 +3,7 @@ the emulated Pico (the official rp2 firmware), with the same outcome.
 
 On MicroPython a KeyboardInterrupt that escapes asyncio.run leaves every other
 task suspended, so `Tower.rotate`'s own `finally: servo.off()` never runs; the
-fakes now behave the same (sim/core/install.py), and the firmware makes the
+fakes now behave the same (sim/fakes/install.py), and the firmware makes the
 hardware safe on its way out (app.play: make_safe). Both must show: no servo
 pulse after the interrupt, LEDs dimmed.
 """
@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.pico.session import RollerPico
 from hauntbox_sim.boards.roller import RollerSim
 

@@ -11,7 +11,7 @@ Each case is one way the fakes used to be kinder than the port:
 """
 import asyncio
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.core import runtime
 from hauntbox_sim.fakes import machine as fake_machine
 from hauntbox_sim.pico.emulator import Pico

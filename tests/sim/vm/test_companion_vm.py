@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntbox_sim.core import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.bench.vm_figures import vm_code
 from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 

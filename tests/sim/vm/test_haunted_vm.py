@@ -102,7 +102,7 @@ def test_build_modules_import_and_frames_match_cpython():
     import contextlib
     import io
 
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     sim_install.install()
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

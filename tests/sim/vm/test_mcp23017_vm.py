@@ -186,7 +186,7 @@ def run_cpython():
     import contextlib
     import io
 
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     sim_install.install()
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

@@ -105,7 +105,7 @@ print(json.dumps({"freed": freed, "gone": gone, "same": data == raw,
 
 
 def test_ram_helpers_change_nothing_on_cpython():
-    from hauntbox_sim.core import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     sim_install.install()
     import ram
     import rules.roller_layout  # noqa: F401  (loaded, then asked to be dropped)

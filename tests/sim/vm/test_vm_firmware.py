@@ -124,7 +124,7 @@ print(beam.balls, beam.glitches)
     import time
     had = hasattr(time, "ticks_us")
     if not had:
-        pytest.importorskip("hauntbox_sim.core.install").install()
+        pytest.importorskip("hauntbox_sim.fakes.install").install()
     from drivers.beam import Beam
     from drivers.edges import EdgeRecorder
     exec(FAKE_PIN, ns)
