@@ -172,8 +172,8 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
                mode: str | None = None) -> dict:
     """Run the VM-side script for one game: Roller Ghoster, the companions and
     Haunted House on its table go through their board controllers
-    (bench_vm_roller.py, bench_vm_companion.py, bench_vm_haunted.py); the
-    rules-layer figure of Haunted House through its rule engine (bench_vm_rules.py)."""
+    (bench_roller.py, bench_companion.py, bench_haunted.py); the
+    rules-layer figure of Haunted House through its rule engine (bench_rules.py)."""
     script, first, setup = vm_script(game, mode, seed)
     steps = [first, "settle()", setup, "settle()"]
     steps += ["settle()", "measured_turn()"] * turns
@@ -197,7 +197,7 @@ def run_vm(fw: Path, script: str, steps: list[str], timeout: float) -> dict:
 
 
 def vm_running(fw: Path, seed: int, game: str = "roller-ghoster", mode: str | None = None) -> dict:
-    """The live heap with the board's tasks running (bench_vm_common.tasks_on):
+    """The live heap with the board's tasks running (bench_common.tasks_on):
     alone, then with a host connected, then while a request is answered (its
     code loaded)."""
     script, first, setup = vm_script(game, mode, seed)
