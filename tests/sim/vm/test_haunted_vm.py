@@ -5,6 +5,7 @@ LEDs render identical frames on MicroPython and CPython for a scripted game
 (rules driven through "Monsters", "Clues", "Round End", "Scoring").
 """
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,91 +14,11 @@ from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 
 pytestmark = pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
 
-SCRIPT = r"""
-import json
-import games.haunted
-import devices.haunted_build
-import drivers.mcp23017
-from devices.scoreboard import Scoreboard
-from rules.haunted_house import HauntedHouse
-
-data = json.load(open(ROOT + 'data/haunted_house.json'))
-pm = json.load(open(ROOT + 'boards/haunted_house.json'))
-
-
-class Strip:
-    def __init__(self, n):
-        self.n = n
-        self.px = [(0, 0, 0)] * n
-
-    def __setitem__(self, i, c):
-        self.px[i] = c
-
-    def fill(self, c):
-        for i in range(self.n):
-            self.px[i] = c
-
-    def show(self):
-        return True
-
-
-class View:
-    pending = {}
-    refill = []
-    preview = None
-    entering = -1
-    fault = False
-
-
-score, spots = Strip(100), Strip(15)
-sb = Scoreboard(score, spots, pm['pixels'], data['colours'], ['medusa', 'frank', 'bob'],
-                [c['id'] for c in data['clue_spots']])
-g = HauntedHouse(data, 3, deck=list(data['clue_deck']))
-v = View()
-frames = []
-
-
-def snap():
-    sb.render(g, v)
-    frames.append([list(c) for c in score.px] + [list(c) for c in spots.px])
-
-
-snap()
-script = [("launch",), ("monster_hit", "medusa"), ("clue_taken", "clue_top_left"), ("end_turn",),
-          ("launch",), ("circle", 1), ("end_turn",), ("launch",), ("end_turn",), ("launch",),
-          ("monster_hit", "bob"), ("end_turn",)]
-for a in script:
-    for e in g.apply(a):
-        if e[0] == "monster_moved":
-            v.pending = {e[1]: e[4]}
-    snap()
-    v.pending = {}
-while g.phase != "round_end":
-    if g.phase == "launch":
-        g.apply(("launch",))
-    g.apply(("end_turn",))
-k = 0
-for p in range(3):
-    while g.dice_to_enter(p):
-        k += 1
-        if k % 3 == 0:
-            g.apply(("die_result", p, 1 + k % 6, "ravens"))
-        else:
-            g.apply(("die_result", p, 1 + k % 6))
-v.preview = (1, ("face", 4))
-snap()
-v.preview = None
-for e in g.apply(("score_round",)):
-    if e[0] == "clue_placed":
-        v.refill.append(e[1])
-snap()
-print(json.dumps(frames))
-"""
+SCRIPT = Path(__file__).resolve().parents[3] / "sim" / "vm" / "scripts" / "haunted_frames.py"
 
 
 def test_build_modules_import_and_frames_match_cpython():
-    from pathlib import Path
-    vm = json.loads(run_micropython(SCRIPT.replace("ROOT + ", "'/fw/' + "), timeout=120))
+    vm = json.loads(run_micropython(SCRIPT.read_text(), timeout=120))
     root = str(Path(__file__).resolve().parents[3] / "firmware") + "/"
     import contextlib
     import io
@@ -106,8 +27,7 @@ def test_build_modules_import_and_frames_match_cpython():
     sim_install.install()
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        exec(compile(SCRIPT.replace("ROOT + ", repr(root) + " + "), "<haunted vm>", "exec"),
-             {"__name__": "__vm__"})
+        exec(compile(SCRIPT.read_text(), str(SCRIPT), "exec"), {"__name__": "__vm__", "FW_ROOT": root})
     cp = json.loads(buf.getvalue())
     assert vm == cp
     assert len(vm) == 15
