@@ -64,37 +64,7 @@ def test_one_off_modules_are_dropped_after_setup_and_host_requests(script, setup
 
 
 def test_unload_frees_the_module_and_interned_data_shares_its_strings():
-    code = """
-import gc, json, sys
-from ram import interned, unload
-import rules.roller_layout
-#--- step
-gc.collect()
-loaded = gc.mem_alloc()
-unload("rules.roller_layout")
-#--- step
-gc.collect()
-freed = loaded - gc.mem_alloc()
-gone = "rules.roller_layout" not in sys.modules and not hasattr(sys.modules["rules"], "roller_layout")
-raw = json.loads(json.dumps({"ids": ["zq%02d" % i for i in range(40)],
-                             "name": "A long description for people only, not kept"}))
-data = interned(raw, ("name",))
-ids_text = json.dumps(data["ids"])
-name_text = json.dumps(data["name"])
-#--- step
-gc.collect()
-a = gc.mem_alloc()
-ids = json.loads(ids_text)
-#--- step
-gc.collect()
-b = gc.mem_alloc()
-name = json.loads(name_text)
-#--- step
-gc.collect()
-c = gc.mem_alloc()
-print(json.dumps({"freed": freed, "gone": gone, "same": data == raw,
-                  "ids": b - a, "name": c - b}))
-"""
+    code = (ROOT / "sim" / "vm" / "scripts" / "ram_unload.py").read_text()
     r = json.loads(run_micropython(code, firmware=_fw()).strip().splitlines()[-1])
     assert r["gone"] and r["freed"] > 1000, r       # the layout module's code is freed
     assert r["same"], r
