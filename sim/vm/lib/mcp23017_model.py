@@ -1,5 +1,6 @@
 # A register-level MCP23017 for the MicroPython VM benchmark (the CPython
-# simulator has the full model in sim/models/mcp23017.py). BANK=0 map only
+# simulator has the full model in sim/models/mcp23017.py; tests/sim/vm/test_mcp23017_vm.py
+# runs the driver on both and wants the same transcript). BANK=0 map only
 # (the driver's write of 0 to 0x05, IOCON in BANK=1, is GPINTENB here and is
 # rewritten anyway), sequential addressing over the 22 registers, IPOL,
 # interrupt-on-change against the previous level (INTCON = 0) or DEFVAL,

@@ -1,5 +1,6 @@
 # Minimal `neopixel` for the MicroPython VM benchmark: a bytearray in GRB order,
-# like MicroPython's own driver, and a write counter.
+# like MicroPython's own driver, and a write counter. Checked against sim/fakes/neopixel.py
+# by tests/sim/vm/test_vm_lib_parity.py.
 
 
 class NeoPixel:
