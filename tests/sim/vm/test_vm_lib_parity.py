@@ -1,6 +1,6 @@
 """The VM's lean stand-ins (sim/vm/lib) against the simulator's fakes (sim/fakes),
-on one script (sim/vm/scripts/fakes_parity.py): `machine` and `neopixel` in the
-MicroPython VM must behave as the fakes the CPython tests and the emulated
+on one script (sim/vm/scripts/fakes_parity.py): `machine`, `neopixel` and
+asyncio.ThreadSafeFlag in the MicroPython VM must behave as the fakes the CPython tests and the emulated
 Pico's lockstep use, for everything the VM runs rely on.
 (The MCP23017 pair: tests/sim/vm/test_mcp23017_vm.py.)"""
 import json
@@ -30,6 +30,7 @@ def test_the_transcript_makes_sense_on_the_fakes():
     assert t["pwm"] == [50, 1500000]
     assert t["neopixel"][1][:3] == [20, 10, 30]        # GRB in the buffer
     assert t["neopixel fill"][1] == 2
+    assert t["thread-safe flag"] == [["returned", 0, 1, 1]]
 
 
 @pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
