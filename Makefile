@@ -28,12 +28,12 @@ $(STAMP): pyproject.toml setup.py
 	@echo "installing hauntbox into $(VENV) (first run only)..."
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install -qq -e .
 	touch $@
 
 $(DEV_STAMP): $(STAMP)
 	@echo "installing the test tools (pytest, hypothesis, ruff, mypy) into $(VENV) (first run only)..."
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install -qq -e '.[dev]'
 	touch $@
 
 deps: $(DEV_STAMP) $(NODE_STAMP)
