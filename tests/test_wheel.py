@@ -116,3 +116,12 @@ def test_firmware_is_first_on_the_path_even_with_blinka_installed(installed):
     assert r.returncode == 0, r.stderr
     assert "/hauntbox_fw/_firmware/board.py" in r.stdout.splitlines()[0]
 
+
+
+def test_the_other_offline_subcommands_work_installed(installed):
+    r = run(installed, "pins")
+    assert r.returncode == 0 and "0 with problems" in r.stdout, r.stdout + r.stderr
+    r = run(installed, "stats", "beetlejuice", "--games", "20", "--quiet")
+    assert r.returncode == 0 and "game length" in r.stdout, r.stdout + r.stderr
+    r = run(installed, "check", "hits", "--launches", "20")
+    assert r.returncode == 0 and "RESULT: PASS" in r.stdout, r.stdout + r.stderr
