@@ -22,6 +22,10 @@ SAFE_BRIGHTNESS = 0.02
 
 
 class App:
+    # The firmware version, for the host's `hello` (protocol_commands reads it
+    # from the app it answers for, so it never imports this module).
+    VERSION = VERSION
+
     def __init__(self, root="", state_root="/", settings=None, seed=None, game=None):
         self.root = root
         self.bus = EventBus()
