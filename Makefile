@@ -5,6 +5,7 @@ PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 NODE_STAMP := node_modules/.installed
 ARGS    ?=
 
@@ -22,43 +23,50 @@ help:
 	@echo "make flash-dry-run  list the files and sizes a flash would copy"
 
 venv: $(STAMP)
-$(STAMP): pyproject.toml
+# The user set (flash, play, simulate); `make test` adds the dev extra.
+$(STAMP): pyproject.toml setup.py
+	@echo "installing hauntbox into $(VENV) (first run only)..."
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install -qq -e .
 	touch $@
 
-deps: $(STAMP) $(NODE_STAMP)
+$(DEV_STAMP): $(STAMP)
+	@echo "installing the test tools (pytest, hypothesis, ruff, mypy) into $(VENV) (first run only)..."
+	$(BIN)/python -m pip install -qq -e '.[dev]'
+	touch $@
+
+deps: $(DEV_STAMP) $(NODE_STAMP)
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 sim: $(STAMP)
-	$(BIN)/python -m sim $(ARGS)
+	$(BIN)/python -m hauntbox_sim $(ARGS)
 
 pico: deps
-	$(BIN)/python -m sim.pico $(ARGS)
+	$(BIN)/python -m hauntbox_sim.pico $(ARGS)
 
 test: deps
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check firmware sim host tests
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/python tests/typecheck.py
 
 bench: deps
-	$(BIN)/python -m sim.pico.bench $(ARGS)
+	$(BIN)/python -m hauntbox_sim.pico.bench $(ARGS)
 
 bench-vm: deps
-	$(BIN)/python -m sim.bench $(ARGS)
+	$(BIN)/python -m hauntbox_sim.bench.vm_figures $(ARGS)
 
 reliability: deps
-	$(BIN)/python -m sim.reliability $(ARGS)
+	$(BIN)/python -m hauntbox_sim.reliability.figures $(ARGS)
 
 check-beams: $(STAMP)
-	$(BIN)/python -m sim.checks beams --rotations 10000 $(ARGS)
+	$(BIN)/python -m hauntbox_sim.checks.accuracy beams --rotations 10000 $(ARGS)
 
 flash: $(STAMP)
 	$(BIN)/hauntbox flash $(ARGS)

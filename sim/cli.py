@@ -5,38 +5,12 @@ import argparse
 import sys
 import time
 
+from hauntbox_sim.boards.faults import parse_fault
+
 GAMES = ("roller-ghoster", "haunted-house")
-GAMES += ("beetlejuice", "superskill")   # the dice companion (sim/companion_board.py)
+GAMES += ("beetlejuice", "superskill")   # the dice companion (sim/boards/companion.py)
 
-
-def _staircase(spec: str, arg: str, staircases: int = 4) -> int:
-    if not arg:
-        return 1
-    if not arg.isdigit() or not 1 <= int(arg) <= staircases:
-        raise argparse.ArgumentTypeError(
-            f"--fault {spec}: the staircase must be 1..{staircases}, not {arg!r}")
-    return int(arg)
-
-
-def parse_fault(spec: str, faults) -> None:
-    """One --fault for Roller Ghoster; a one-line ArgumentTypeError if it is not one."""
-    name, _, arg = spec.partition(":")
-    if name in ("jam", "dead-notch", "missing-balls") and arg:
-        raise argparse.ArgumentTypeError(f"--fault {spec}: {name} takes no argument")
-    if name == "jam":
-        faults.jammed = True
-    elif name == "stuck-beam":
-        faults.stuck_beams.add(_staircase(spec, arg))
-    elif name == "dead-beam":
-        faults.dead_beams.add(_staircase(spec, arg))
-    elif name == "dead-notch":
-        faults.dead_notch = True
-    elif name == "missing-balls":
-        faults.keep_missing_balls = True
-    else:
-        raise argparse.ArgumentTypeError(
-            f"unknown fault {spec!r} for Roller Ghoster "
-            "(jam, stuck-beam:K, dead-beam:K, dead-notch, missing-balls)")
+__all__ = ["GAMES", "build_parser", "check_options", "main", "parse_fault"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,21 +71,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hauntbox sim: {bad}", file=sys.stderr)
         return 2
     if args.view and not args.quiet:
-        from hauntbox.names import HAUNTED_LEGEND, ROLLER_LEGEND
+        from hauntbox_sim.views.names import HAUNTED_LEGEND, ROLLER_LEGEND
         print(HAUNTED_LEGEND if args.game == "haunted-house" else ROLLER_LEGEND)
     if args.game == "haunted-house":
-        from sim.haunted_board import run_cli
+        from hauntbox_sim.boards.haunted import run_cli
         return run_cli(args)
     if args.game in ("beetlejuice", "superskill"):
-        from sim.companion_board import run_cli as run_companion
+        from hauntbox_sim.boards.companion import run_cli as run_companion
         return run_companion(args)
     if not 2 <= args.players <= 4:
         print("hauntbox sim: --players must be 2..4 for Roller Ghoster", file=sys.stderr)
         return 2
-    from sim.models.tower import Faults
-    from sim.roller_board import RollerSim
-    from sim.roller_log import RollerLog
-    from sim.roller_view import render_board
+    from hauntbox_sim.models.tower import Faults
+    from hauntbox_sim.boards.roller import RollerSim
+    from hauntbox_sim.views.roller_log import RollerLog
+    from hauntbox_sim.views.roller import render_board
 
     faults = Faults()
     for spec in args.fault:

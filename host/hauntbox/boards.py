@@ -171,7 +171,7 @@ def fs(args: argparse.Namespace, out: Callable[[str], None] = print,
     r = run(mpremote_argv(port, *cmd))
     text = (r.stdout or "").rstrip("\n")
     if r.returncode != 0:
-        from hauntbox.sanitize import clean
+        from hauntbox_fw.sanitize import clean
         err = [x for x in ((r.stderr or "") + "\n" + text).splitlines() if x.strip()]
         say(clean(f"hauntbox fs {args.op}: {err[-1] if err else 'mpremote failed'}"))
         rc = 1

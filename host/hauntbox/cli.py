@@ -32,9 +32,9 @@ DELEGATES: dict[str, tuple[str, str]] = {
     "flash": ("hauntbox.flash", "build the firmware and copy it onto a Pico (mpremote)"),
     "console": ("hauntbox.console", "play and watch a board: game, events, prompt"),
     "monitor": ("hauntbox.monitor", "print a board's events (readable or --json)"),
-    "sim": ("sim.cli", "play a game on the simulated board; --pty: serve it on a pseudo-terminal"),
-    "pins": ("hauntbox.pinmap", "show and check the pin maps of the hardware builds"),
-    "check": ("sim.checks", "accuracy checks of the firmware's sensing on the simulator"),
+    "sim": ("hauntbox_sim.cli", "play a game on the simulated board; --pty: serve it on a pseudo-terminal"),
+    "pins": ("hauntbox_fw.pinmap", "show and check the pin maps of the hardware builds"),
+    "check": ("hauntbox_sim.checks.accuracy", "accuracy checks of the firmware's sensing on the simulator"),
 }
 #: name -> help; hauntbox.boards.main_for(name, argv) does the work (thin mpremote wrappers).
 BOARD_TOOLS: dict[str, str] = {
@@ -55,19 +55,12 @@ class Unavailable(Exception):
     """The module behind a subcommand is not part of this installation."""
 
 
-def _repo_on_path() -> None:
-    # `sim` lives next to host/ in the repository, not in the installed package.
-    from hauntbox.build import REPO_ROOT
-
-    root = str(REPO_ROOT)
-    if (REPO_ROOT / "sim").is_dir() and root not in sys.path:
-        sys.path.append(root)
-
-
 def load_main(module: str) -> Callable[..., int | None]:
     """``module.main``, or Unavailable if the module itself is missing."""
-    if module.startswith("sim."):
-        _repo_on_path()
+    if module.startswith("hauntbox_sim."):
+        from hauntbox_fw.paths import prepend_firmware
+
+        prepend_firmware()   # first, never after site-packages: Blinka's `board` would win
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as exc:
@@ -123,11 +116,11 @@ def _run(name: str, module: str, argv: list[str]) -> int:
 def _sim(argv: list[str]) -> int:
     if "--pico" in argv:
         if "--pty" in argv:
-            return _run("sim --pico --pty", "sim.pico.pty", argv)
-        return _run("sim --pico", "sim.pico.cli", [a for a in argv if a != "--pico"])
+            return _run("sim --pico --pty", "hauntbox_sim.pico.pty", argv)
+        return _run("sim --pico", "hauntbox_sim.pico.cli", [a for a in argv if a != "--pico"])
     if "--pty" in argv:
-        return _run("sim --pty", "sim.pty_board", [a for a in argv if a != "--pty"])
-    rc = _run("sim", "sim.cli", argv)
+        return _run("sim --pty", "hauntbox_sim.boards.pty", [a for a in argv if a != "--pty"])
+    rc = _run("sim", "hauntbox_sim.cli", argv)
     if "-h" in argv or "--help" in argv:
         print("\nWith --pty the simulated board runs in real time behind a pseudo-terminal, "
               "for `hauntbox console` and `hauntbox monitor`: see `hauntbox sim --pty --help`.")

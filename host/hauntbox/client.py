@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hauntbox.sanitize import clean
+from hauntbox_fw.sanitize import clean
 
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 2.0

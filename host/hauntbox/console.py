@@ -14,7 +14,7 @@ client and call ``command()`` / ``render()``); ``run_interactive`` is the rich
 full-screen front end and ``run_plain`` a line-by-line one for pipes and
 dumb terminals. Both show only what ``ConsoleCore`` hands out, and that has
 every control character that came from the board escaped
-(``hauntbox.sanitize``): the log lines, the reply messages, the header, the
+(``hauntbox_fw.sanitize``): the log lines, the reply messages, the header, the
 prompt and the board picture.
 """
 
@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from hauntbox.sanitize import clean, clean_lines
+from hauntbox_fw.sanitize import clean, clean_lines
 from hauntbox.monitor import (
     DEFAULT_COLOURS,
     describe_option,
@@ -66,29 +66,27 @@ HELP = """commands:
 
 def _repo_paths() -> None:
     # The board picture reuses the firmware rules and the simulator's renderer.
-    from hauntbox.build import FIRMWARE_DIR, REPO_ROOT
+    from hauntbox_fw.paths import prepend_firmware
 
-    for p in (str(FIRMWARE_DIR), str(REPO_ROOT)):
-        if p not in sys.path:
-            sys.path.append(p)
+    prepend_firmware()   # first, never after site-packages: Blinka's `board` would win
 
 
 def board_picture(game: str | None, state: Any, colours: list[str]) -> str:
-    """The board as text: Roller Ghoster through sim.roller_view, else the state as JSON."""
+    """The board as text: Roller Ghoster through hauntbox_sim.views.roller, else the state as JSON."""
     if state is None:
         return "(no game)"
     if game == "roller-ghoster":
         try:
             _repo_paths()
             from rules.roller_ghoster import RollerGhoster
-            from sim.roller_view import render_board
+            from hauntbox_sim.views.roller import render_board
 
-            from hauntbox.build import FIRMWARE_DIR
+            from hauntbox_fw.build import FIRMWARE_DIR
 
             with open(os.path.join(FIRMWARE_DIR, "data", "roller_ghoster.json")) as f:
                 layout = json.load(f)
             g = RollerGhoster.from_dict(layout, state)
-            from hauntbox.names import ROLLER_LEGEND
+            from hauntbox_sim.views.names import ROLLER_LEGEND
 
             text = render_board(g, colours)
             if g.is_over() and g.winner is not None:
@@ -101,7 +99,7 @@ def board_picture(game: str | None, state: Any, colours: list[str]) -> str:
             _repo_paths()
             from rules.beetlejuice import BeetlejuiceGame
 
-            from hauntbox.bots_beetlejuice import load_config
+            from hauntbox_sim.players.beetlejuice_bots import load_config
             from hauntbox.play_beetlejuice import render
 
             return render(BeetlejuiceGame.from_dict(load_config(), state["game"]))
@@ -210,17 +208,17 @@ class ConsoleCore:
                 _repo_paths()
                 out: list[str] = []
                 if self.game == "haunted-house":
-                    from sim.haunted_log import HauntedLog
+                    from hauntbox_sim.views.haunted_log import HauntedLog
                     log: Any = HauntedLog(self.colours, out=out.append)
                 elif self.game == "beetlejuice":
-                    from sim.companion_log import BeetlejuiceLog
+                    from hauntbox_sim.views.companion_log import BeetlejuiceLog
 
                     from rules.beetlejuice_cards import Config
 
-                    from hauntbox.bots_beetlejuice import load_config
+                    from hauntbox_sim.players.beetlejuice_bots import load_config
                     log = BeetlejuiceLog(self.colours, Config(load_config()), out=out.append)
                 else:
-                    from sim.companion_log import SuperSkillLog
+                    from hauntbox_sim.views.companion_log import SuperSkillLog
                     log = SuperSkillLog(self.colours, out=out.append)
                 self._game_log = (log, out)
             except Exception:  # noqa: BLE001 - not installed: the common wording

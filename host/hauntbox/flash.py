@@ -2,7 +2,7 @@
 
 Steps (each one a small function, so tests can drive them with fakes):
 
-1. ``build()`` compiles firmware/ to build/firmware/ (see hauntbox.build).
+1. ``build()`` compiles firmware/ to build/firmware/ (see hauntbox_fw.build).
 2. ``--dry-run`` stops here: every file, its size, the total and the budget.
 3. The port is found (``--port auto``: the single Raspberry Pi USB serial port).
 4. ``probe_board``: mpremote runs a one-line probe printing the MicroPython
@@ -45,9 +45,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from hauntbox import build as hb_build
+from hauntbox_fw import build as hb_build
 from hauntbox import ports
-from hauntbox.sanitize import clean_lines
+from hauntbox_fw.sanitize import clean_lines
 
 #: How mpremote is started: the one installed next to this Python.
 MPREMOTE: tuple[str, ...] = (sys.executable, "-m", "mpremote")

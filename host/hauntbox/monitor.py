@@ -6,7 +6,7 @@
 
 ``format_event`` turns one event message into a line of text; the console
 uses it for its event pane too. Whatever came from the board is shown with
-its control characters escaped (hauntbox.sanitize): in text mode every line
+its control characters escaped (hauntbox_fw.sanitize): in text mode every line
 goes through ``clean``; in ``--json`` mode each event is printed re-encoded
 as compact ASCII JSON (the same JSON value; ``\\u`` escapes for anything else).
 """
@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hauntbox.names import space_name as sp
-from hauntbox.sanitize import clean, safe_json
+from hauntbox_sim.views.names import space_name as sp
+from hauntbox_fw.sanitize import clean, safe_json
 
 FACE_NAMES = {"1": "1", "2": "2", "3": "3", "1a": "1 + arrow", "2a": "2 + arrow",
               "ghost": "the ghost"}
@@ -32,7 +32,7 @@ DEFAULT_COLOURS = ["red", "blue", "green", "yellow"]
 def game_colours(game: str | None = "roller-ghoster") -> list[str]:
     """Seat colours of a game from its data file (firmware/data), or the defaults."""
     try:
-        from hauntbox.build import FIRMWARE_DIR
+        from hauntbox_fw.build import FIRMWARE_DIR
 
         name = (game or "roller-ghoster").replace("-", "_")
         data = json.loads((Path(FIRMWARE_DIR) / "data" / f"{name}.json").read_text())

@@ -23,7 +23,7 @@ import sys
 import time
 from typing import Callable
 
-from hauntbox.bots_beetlejuice import load_config, make_bot
+from hauntbox_sim.players.beetlejuice_bots import load_config, make_bot
 from rules.beetlejuice import BJ, BEETLEJUICE, BeetlejuiceGame, auto_chance, reroll_for_keep
 from rules.errors import CHANCE, RuleError
 from rules.rng import Rng

@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from hauntbox import bots_superskill as bots
+from hauntbox_sim.players import superskill_bots as bots
 from hauntbox.stats_superskill import achievements_of
 from rules.errors import CHANCE, RuleError
 from rules.rng import Rng

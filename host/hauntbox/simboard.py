@@ -1,7 +1,7 @@
 """Start a simulated board on a pseudo-terminal in a child process.
 
 ``SimBoardProcess(["--players", "2", "--fast"]).start()`` runs
-``python -m sim.pty_board ...`` (the same board as ``hauntbox sim --pty``)
+``python -m hauntbox_sim.boards.pty ...`` (the same board as ``hauntbox sim --pty``)
 from the repository, waits for its ``board on /dev/pts/N`` line and returns
 that path; ``stop()`` ends it (SIGTERM, then SIGKILL). The console's
 ``--port sim`` and the end-to-end tests use it.
@@ -17,7 +17,6 @@ import time
 from collections import deque
 from collections.abc import Sequence
 
-from hauntbox.build import REPO_ROOT
 
 READY_PREFIX = "board on "
 
@@ -32,16 +31,14 @@ class SimBoardProcess:
         self._reader: threading.Thread | None = None
 
     def command(self) -> list[str]:
-        return [self.python, "-m", "sim.pty_board", *self.args]
+        return [self.python, "-m", "hauntbox_sim.boards.pty", *self.args]
 
     def start(self, timeout: float = 20.0) -> str:
         """Start the board; return its pty path (RuntimeError if it does not come up)."""
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            [str(REPO_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         env["PYTHONUNBUFFERED"] = "1"
         self.proc = subprocess.Popen(
-            self.command(), cwd=str(REPO_ROOT), env=env, stdin=subprocess.DEVNULL,
+            self.command(), env=env, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         found = threading.Event()
 

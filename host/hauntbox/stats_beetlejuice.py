@@ -15,12 +15,13 @@ optional PNG chart (matplotlib, Agg backend). Progress goes to stderr.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import sys
 import time
 from collections import Counter
 
-from hauntbox.bots_beetlejuice import POLICIES, load_config, play_game
+from hauntbox_sim.players.beetlejuice_bots import POLICIES, load_config, play_game
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -161,6 +162,11 @@ def write_png(s: dict, path: str) -> None:
 def main(argv: list[str]) -> int:
     """Entry point: ``hauntbox stats beetlejuice ...``; returns an exit code."""
     a = parse_args(argv)
+    if a.png and importlib.util.find_spec("matplotlib") is None:
+        # charts are an extra: the lean install flashes, plays and simulates
+        print("hauntbox stats beetlejuice: --png needs matplotlib: pip install 'hauntbox[charts]'",
+              file=sys.stderr)
+        return 2
     s = run(a.games, a.seed, a.players, a.policy_list, a.expert,
             progress=not a.quiet and a.games >= 100)
     print(format_report(s))

@@ -14,12 +14,13 @@ Progress goes to stderr; the report to stdout.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import sys
 import time
 from collections import Counter
 
-from hauntbox import bots_superskill as bots
+from hauntbox_sim.players import superskill_bots as bots
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -239,6 +240,11 @@ def write_png(st: dict, path: str) -> None:
 def main(argv: list[str]) -> int:
     """Entry point for ``hauntbox stats superskill ...``; returns an exit code."""
     a = parse_args(argv)
+    if a.png and importlib.util.find_spec("matplotlib") is None:
+        # charts are an extra: the lean install flashes, plays and simulates
+        print("hauntbox stats superskill: --png needs matplotlib: pip install 'hauntbox[charts]'",
+              file=sys.stderr)
+        return 2
     try:
         st = run(a.table, a.games, a.seed, a.policies, a.players, progress=not a.quiet)
     except ValueError as e:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from sim import runtime
+from hauntbox_sim.core import runtime
 
 PWRON_RESET = 1
 WDT_RESET = 3

@@ -36,7 +36,7 @@ def kbd_intr(ch: int) -> None:
 
 
 def schedule(fn: Callable[[Any], None], arg: Any) -> None:
-    from sim import runtime
+    from hauntbox_sim.core import runtime
     runtime.clock().at(runtime.clock().now_us, lambda: fn(arg))
 
 

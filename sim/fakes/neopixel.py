@@ -13,7 +13,7 @@ from typing import Any
 
 import adafruit_pixelbuf
 
-from sim import runtime
+from hauntbox_sim.core import runtime
 
 # WS2812 timing: 1.25 us per bit, 24 bits per LED, plus a >50 us latch.
 BIT_NS = 1250
@@ -68,7 +68,7 @@ class NeoPixel:
             raise ValueError("buf has the wrong length")
         # machine.bitstream never fails: it cannot tell whether a chain is
         # attached. It sends the frame with interrupts off, which the CPU
-        # spends busy (sim/runtime.py: irq_off).
+        # spends busy (sim/core/runtime.py: irq_off).
         for i in range(self.n):
             self._enc[i] = self[i]
         self._enc.show()

@@ -86,7 +86,7 @@ class FlashModel:
             self.on_op(kind, path)
         us = self.stall_us.get(kind, 0)
         if us:
-            from sim import runtime
+            from hauntbox_sim.core import runtime
             runtime.irq_off(us)     # littlefs programs and erases with interrupts off
 
     def open(self, path: str, mode: str = "r") -> FlashFile:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sim import runtime
+from hauntbox_sim.core import runtime
 
 # Register names in BANK=0 order (address = 2*index + port).
 NAMES = ("IODIR", "IPOL", "GPINTEN", "DEFVAL", "INTCON", "IOCON", "GPPU", "INTF",

@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim import runtime
+from hauntbox_sim.core import runtime
 
 
 @dataclass

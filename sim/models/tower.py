@@ -20,8 +20,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from sim import runtime
-from sim.fakes import machine
+from hauntbox_sim.core import runtime
+from hauntbox_sim.fakes import machine
 
 
 @dataclass

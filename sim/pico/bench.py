@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from sim.pico import fsimage
-from sim.pico import image as pico_image
-from sim.pico.emulator import FS_BLOCK, FS_BLOCKS, Event
+from hauntbox_sim.pico import fsimage
+from hauntbox_sim.pico import image as pico_image
+from hauntbox_sim.pico.emulator import FS_BLOCK, FS_BLOCKS, Event
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "bench.json"
@@ -71,7 +71,7 @@ def bench_probe(games: int, period_ms: int, slots: int, turns: int = 0, census: 
 
 
 def session(build: str, seed: int, flash: bytes, noise: str = "none") -> Any:
-    from sim.pico.session import CompanionPico, HauntedPico, RollerPico
+    from hauntbox_sim.pico.session import CompanionPico, HauntedPico, RollerPico
     game, _board, players = BUILDS[build]
     if build == "roller-ghoster":
         return RollerPico(players=players, seed=seed, noise=noise, flash=flash)
@@ -446,7 +446,7 @@ def irq_off(writes: list[float], stalls: list[float]) -> dict:
 
 def runtime() -> str:
     """The MicroPython version and the emulated chip the figures come from."""
-    from sim.pico.emulator import UF2, firmware_identity
+    from hauntbox_sim.pico.emulator import UF2, firmware_identity
     version, board = firmware_identity(UF2)
     pkg = json.loads((ROOT / "node_modules" / "rp2040js" / "package.json").read_text())
     return f"MicroPython {version} ({board}), RP2040 emulated by rp2040js {pkg['version']}"
@@ -542,7 +542,7 @@ def report(build: str, f: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m sim.pico.bench", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m hauntbox_sim.pico.bench", description=__doc__)
     p.add_argument("--only", action="append", choices=list(BUILDS),
                    help="measure only this build (repeatable); default: all four")
     p.add_argument("--games", type=int, default=3, help="games of the heap run (the issue's "

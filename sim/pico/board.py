@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from sim import install as sim_install
-from sim.clock import VirtualClock
-from sim.fakes import machine
-from sim.pico.emulator import Event, Pico
+from hauntbox_sim.fakes import install as sim_install
+from hauntbox_sim.core.clock import VirtualClock
+from hauntbox_sim.fakes import machine
+from hauntbox_sim.pico.emulator import Event, Pico
 
 US = 1000  # ns
 

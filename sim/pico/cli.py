@@ -10,8 +10,8 @@ import sys
 import time
 from typing import Any
 
-from sim.cli import build_parser as sim_parser
-from sim.cli import parse_fault
+from hauntbox_sim.cli import build_parser as sim_parser
+from hauntbox_sim.boards.faults import parse_fault
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,7 +43,7 @@ def fail(msg: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from sim.pico.emulator import PicoError
+    from hauntbox_sim.pico.emulator import PicoError
     try:
         return play(args)
     except PicoError as e:
@@ -51,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def play(args: Any) -> int:
-    from sim.cli import check_options
-    from sim.pico import session as ps
+    from hauntbox_sim.cli import check_options
+    from hauntbox_sim.pico import session as ps
 
     bad = check_options(args)
     if bad:
@@ -62,8 +62,8 @@ def play(args: Any) -> int:
     clock_s = None
     game = args.game
     if game == "roller-ghoster":
-        from sim.models.tower import Faults
-        from sim.roller_log import RollerLog
+        from hauntbox_sim.models.tower import Faults
+        from hauntbox_sim.views.roller_log import RollerLog
         if not 2 <= args.players <= 4:
             return fail("--players must be 2..4 for Roller Ghoster")
         faults = Faults()
@@ -79,7 +79,7 @@ def play(args: Any) -> int:
         if not args.quiet:
             s.host.subscribe(RollerLog(s.colours, clock_s=clock_s))
             if args.view:
-                from sim.roller_view import render_board
+                from hauntbox_sim.views.roller import render_board
 
                 def draw(ev: tuple) -> None:
                     g = s.view.controller.game
@@ -89,10 +89,10 @@ def play(args: Any) -> int:
                 s.host.on_reply.append(lambda m: print(render_board(s.view.controller.game, s.colours))
                                        if m.get("cmd") == "state" and s.view.controller.game else None)
     elif game == "haunted-house":
-        from sim.haunted_log import HauntedLog
+        from hauntbox_sim.views.haunted_log import HauntedLog
         if not 1 <= args.players <= 4:
             return fail("--players must be 1..4 for Haunted House")
-        from sim.haunted_board import load_pinmap, parse_outage
+        from hauntbox_sim.boards.haunted import load_pinmap, parse_outage
         try:
             outages = [parse_outage(spec, load_pinmap()) for spec in args.fault]
         except ValueError as e:
@@ -101,7 +101,7 @@ def play(args: Any) -> int:
                            policies=args.policy, uf2=args.uf2, outages=outages)
         clock_s = lambda: s.board.now_us / 1e6  # noqa: E731
         if not args.quiet:
-            from sim.haunted_view import render_scoreboard
+            from hauntbox_sim.views.haunted import render_scoreboard
             layout = s.pinmap["pixels"]
             monsters = [m["id"] for m in s.data["monsters"]]
             score_pin = s.pinmap["pins"][layout["score"]["pin"]]["gpio"]
@@ -148,7 +148,7 @@ def winner_name(s: Any, winner: Any) -> str:
 
 
 def companion_log(s: Any, clock_s: Any) -> Any:
-    from sim.companion_log import BeetlejuiceLog, SuperSkillLog
+    from hauntbox_sim.views.companion_log import BeetlejuiceLog, SuperSkillLog
     if s.game == "beetlejuice":
         return BeetlejuiceLog(s.colours, s.cfg, clock_s=clock_s)
     return SuperSkillLog(s.colours, clock_s=clock_s)

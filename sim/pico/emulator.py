@@ -95,7 +95,7 @@ def node_runner() -> list[str]:
     if node is None:
         raise PicoError("the emulated Pico needs Node.js 18+ (node not found on PATH)")
     if not (ROOT / "node_modules" / "rp2040js").is_dir():
-        raise PicoError("rp2040js is not installed: run `make deps` (npm ci) first")
+        raise PicoError("the emulated Pico needs the npm package rp2040js: run `make deps` (npm ci) in a hauntbox checkout")
     return [node, str(HERE / "pico.mjs")]
 
 

@@ -1,4 +1,4 @@
-"""`python -m sim.pico.figures`: what the emulated Pico costs and shows, measured.
+"""`python -m hauntbox_sim.pico.figures`: what the emulated Pico costs and shows, measured.
 
 Prints: boot from blank flash to the REPL (wall and emulated time; the first
 boot formats the filesystem), `gc.mem_free()` at the REPL, the emulated speed
@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.pico.emulator import Pico
+from hauntbox_sim.pico.emulator import Pico
 
 
 def repl(p: Pico, line: str, timeout_ms: float = 60_000) -> str:
@@ -44,7 +44,7 @@ def blank_boot() -> dict:
 
 
 def game_boot() -> dict:
-    from sim.pico.session import RollerPico
+    from hauntbox_sim.pico.session import RollerPico
     t0 = time.monotonic()
     with RollerPico(players=2, seed=1, noise="none") as s:
         t1 = time.monotonic()
@@ -78,7 +78,7 @@ def full_flash() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sim.pico.figures", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m hauntbox_sim.pico.figures", description=__doc__)
     ap.add_argument("--flash", action="store_true", help="also time a full hauntbox flash (~2 min)")
     a = ap.parse_args(argv)
     b = blank_boot()

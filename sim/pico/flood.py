@@ -1,6 +1,6 @@
 """A flood of requests in one write to the emulated Pico, mid-game.
 
-`python -m sim.pico.flood [N]` writes N `state` requests (default 1,000) in one
+`python -m hauntbox_sim.pico.flood [N]` writes N `state` requests (default 1,000) in one
 write while a Roller Ghoster game plays, and counts the replies: every request
 line must get exactly one, in order, with the game going on. On the board,
 back-pressure does it: while replies wait the firmware stops reading, the
@@ -31,7 +31,7 @@ class Flood:
 
 
 def flood(n: int = 1000, cmd: str = "state", seed: int = 1) -> Flood:
-    from sim.pico.session import RollerPico
+    from hauntbox_sim.pico.session import RollerPico
     with RollerPico(players=2, seed=seed, noise="none") as s:
         s.connect()
         s.play(max_s=60, until=lambda: s.result.turns >= 1)
@@ -50,7 +50,7 @@ def flood(n: int = 1000, cmd: str = "state", seed: int = 1) -> Flood:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sim.pico.flood", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m hauntbox_sim.pico.flood", description=__doc__)
     ap.add_argument("n", nargs="?", type=int, default=1000)
     a = ap.parse_args(argv)
     f = flood(a.n)

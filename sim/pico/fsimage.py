@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sim.pico.emulator import FS_BLOCK, FS_BLOCKS
+from hauntbox_sim.pico.emulator import FS_BLOCK, FS_BLOCKS
 
 GEOMETRY = dict(block_size=FS_BLOCK, block_count=FS_BLOCKS, read_size=32, prog_size=32,
                 lookahead_size=32)
@@ -46,7 +46,7 @@ def make_image(files: dict[str, bytes]) -> bytes:
 
 def build_files(build_dir: Path, settings: dict | None = None,
                 extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
-    """The files of a firmware build (hauntbox.build output), plus config.json."""
+    """The files of a firmware build (hauntbox_fw.build output), plus config.json."""
     files = {}
     for p in sorted(Path(build_dir).rglob("*")):
         if p.is_file():

@@ -16,7 +16,7 @@ copied right then. Here each object (a head and its tails) is named:
 - what is left (pointed to from outside the heap only: the interpreter's qstr
   pools and chunks, the C stack) is "unowned", with how much of it is text.
 
-    python -m sim.pico.heap_census [--build roller-ghoster] [--turns 3] [--seed 7]
+    python -m hauntbox_sim.pico.heap_census [--build roller-ghoster] [--turns 3] [--seed 7]
 """
 from __future__ import annotations
 
@@ -251,8 +251,8 @@ def show(c: dict[str, Any], sram: bytes, kind: str, limit: int = 60) -> None:
 def main(argv: list[str] | None = None) -> int:
     from pathlib import Path
 
-    from sim.pico import bench
-    ap = argparse.ArgumentParser(prog="python -m sim.pico.heap_census", description=__doc__.split("\n\n")[0])
+    from hauntbox_sim.pico import bench
+    ap = argparse.ArgumentParser(prog="python -m hauntbox_sim.pico.heap_census", description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="roller-ghoster", choices=sorted(bench.BUILDS))
     ap.add_argument("--turns", type=int, default=3)
     ap.add_argument("--seed", type=int, default=7)

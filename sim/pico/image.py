@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sim.pico import fsimage
+from hauntbox_fw.paths import BUILD_DIR, FIRMWARE_DIR
+from hauntbox_sim.pico import fsimage
 
 ROOT = Path(__file__).resolve().parents[2]
-CACHE = ROOT / "build" / "pico"
+# Next to the firmware build: build/pico in the checkout, the user cache when installed.
+CACHE = BUILD_DIR.parent / "pico"
 _built: Path | None = None
 
 
@@ -20,7 +22,7 @@ def firmware_build() -> Path:
     """Compile firmware/ (once per process) and return the build folder."""
     global _built
     if _built is None:
-        from hauntbox.build import build     # the image maker hauntbox flash uses
+        from hauntbox_fw.build import build     # the image maker hauntbox flash uses
         _built = build(out=CACHE / "fw").out_dir
     return _built
 
@@ -38,4 +40,4 @@ def image(settings: dict | None = None, extra: dict[str, bytes] | None = None,
 
 
 def pinmap(build: str) -> dict:
-    return json.loads((ROOT / "firmware" / "boards" / (build + ".json")).read_text())
+    return json.loads((FIRMWARE_DIR / "boards" / (build + ".json")).read_text())

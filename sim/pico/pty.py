@@ -22,7 +22,7 @@ import tty
 from pathlib import Path
 from typing import Any
 
-from sim.pico import session as ps
+from hauntbox_sim.pico import session as ps
 
 BUILDS = {"roller-ghoster": ps.RollerPico, "haunted-house": ps.HauntedPico,
           "beetlejuice": ps.CompanionPico, "superskill": ps.CompanionPico}
@@ -49,7 +49,7 @@ class PicoPty:
         board.host.passive = True       # the pty's client is the host; the session only listens
         # The simulator-only `sim` requests (sensor injection) are answered here,
         # by the build's models, before the chip sees them (sim/inject.py).
-        from sim.inject import Injector, SimRequests
+        from hauntbox_sim.boards.inject import Injector, SimRequests
         self.sims = SimRequests(Injector(board.clock, session.pinmap, getattr(session, "tower", None),
                                          getattr(session, "table", None)), self._sim_reply)
         self.mid_line = False           # the chip's output stopped inside a line
@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     a = build_parser().parse_args(argv)
-    from sim.pico.emulator import PicoError
+    from hauntbox_sim.pico.emulator import PicoError
 
     flash_file = None
     flash = None

@@ -34,7 +34,7 @@ Watchdog: a task made to hang (CUT_MAIN with /hang) blocks the loop some seconds
 into a game; the watchdog resets the board and the game resumes exactly the
 save on the flash (the same Ctrl-C check as for a cut).
 
-`python -m sim.pico.reliability` runs it alone; `python -m sim.reliability` runs
+`python -m hauntbox_sim.pico.reliability` runs it alone; `python -m hauntbox_sim.reliability.figures` runs
 it after the simulator's figures and writes build/reliability.json.
 """
 from __future__ import annotations
@@ -47,10 +47,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from sim.pico import fsimage
-from sim.pico import image as pico_image
-from sim.pico.emulator import FS_BLOCK, FS_OFFSET
-from sim.pico.session import BOOT_MS, CompanionPico, HauntedPico, PicoSession, RollerPico
+from hauntbox_sim.pico import fsimage
+from hauntbox_sim.pico import image as pico_image
+from hauntbox_sim.pico.emulator import FS_BLOCK, FS_OFFSET
+from hauntbox_sim.pico.session import BOOT_MS, CompanionPico, HauntedPico, PicoSession, RollerPico
 
 PLAYERS = 3
 PWM_PERIOD_US = 20_000       # the servo's 50 Hz
@@ -589,7 +589,7 @@ def run_all(cut_turns: int = 6, cut_random: int = 5, cut_limit: int | None = Non
             games: tuple[str, ...] = GAMES, self_check: bool = False,
             progress: bool = True) -> dict:
     """Every pico run; prints the figures and returns the JSON summary."""
-    from sim.pico.emulator import firmware_identity, check_image
+    from hauntbox_sim.pico.emulator import firmware_identity, check_image
     t0 = time.monotonic()
     cuts = power_cuts(games, cut_turns, seed, cut_random, True, cut_limit, self_check, progress)
     t1 = time.monotonic()
@@ -691,7 +691,7 @@ def from_args(args: argparse.Namespace, seed: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m sim.pico.reliability", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m hauntbox_sim.pico.reliability", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(p)
     p.add_argument("--seed", type=int, default=1)

@@ -1,7 +1,7 @@
 """A whole game on the emulated Pico: the board, its build's models, the players.
 
 `RollerPico`, `HauntedPico` and `CompanionPico` wire one build each, the way
-`sim/roller_board.py` and friends wire the CPython simulation: the same
+`sim/boards/roller.py` and friends wire the CPython simulation: the same
 models, the same simulated players pressing the same buttons. The players
 read the board's prompts from its event stream (the USB serial protocol) as a
 person reads the LEDs; the firmware runs only on the chip.
@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from sim.pico import image as pico_image
-from sim.pico.board import PicoBoard
+from hauntbox_fw.paths import FIRMWARE_DIR
+from hauntbox_sim.pico import image as pico_image
+from hauntbox_sim.pico.board import PicoBoard
 
 BOOT_MS = 5000          # emulated ms; the game's boot answers hello after ~1 s (docs/pico.md)
 
@@ -41,7 +42,7 @@ class PicoSession:
         img = flash if flash is not None else pico_image.image(settings)
         self.t0 = time.monotonic()
         self.board = PicoBoard(self.pinmap, img, uf2=uf2, stop_on_flash=stop_on_flash)
-        from sim.pico.emulator import firmware_identity
+        from hauntbox_sim.pico.emulator import firmware_identity
         self.micropython, self.machine = firmware_identity(self.board.pico.uf2)
         self.host = self.board.host
         self.result = Result()
@@ -66,7 +67,7 @@ class PicoSession:
     def _prompt_from(self, state: dict, again: bool = False) -> None:
         # The prompt a state reply shows, to the players, unless they have seen
         # it already (on connect; on a pty, where the console asks for states).
-        from sim.pico.board import tuples
+        from hauntbox_sim.pico.board import tuples
         p = state.get("prompt")
         if not p:
             return
@@ -148,9 +149,9 @@ class RollerPico(PicoSession):
     def __init__(self, players: int = 4, seed: int = 1, noise: str = "all",
                  policies: list[str] | None = None, faults: Any = None,
                  settings: dict | None = None, **kw: Any) -> None:
-        from sim.models.tower import Faults, TowerModel
-        from sim.players import ButtonPlayers
-        from sim.roller_board import noise_config
+        from hauntbox_sim.models.tower import Faults, TowerModel
+        from hauntbox_sim.players.buttons import ButtonPlayers
+        from hauntbox_sim.boards.roller import noise_config
 
         cfg = {"game": "roller-ghoster", "players": players}
         cfg.update(settings or {})
@@ -169,7 +170,7 @@ class RollerPico(PicoSession):
         from rules.roller_ghoster import RollerGhoster
         if self.layout_cfg is None:
             import json
-            self.layout_cfg = json.loads((pico_image.ROOT / "firmware/data/roller_ghoster.json")
+            self.layout_cfg = json.loads((FIRMWARE_DIR / "data/roller_ghoster.json")
                                          .read_text())
         g = state.get("state")
         if isinstance(g, dict):
@@ -182,9 +183,9 @@ class HauntedPico(PicoSession):
     def __init__(self, players: int = 4, seed: int = 1, noise: str = "all",
                  policies: list[str] | None = None, settings: dict | None = None,
                  p_confirm: float = 0.25, outages: list | None = None, **kw: Any) -> None:
-        from sim.haunted_board import (CreditTracker, HauntedPeople, attach_chips, load_data,
+        from hauntbox_sim.boards.haunted import (CreditTracker, HauntedPeople, attach_chips, load_data,
                                        noise_config)
-        from sim.models.table import TableModel
+        from hauntbox_sim.models.table import TableModel
 
         cfg = {"game": "haunted-house", "players": players}
         cfg.update(settings or {})
@@ -209,7 +210,7 @@ class HauntedPico(PicoSession):
             self.host.subscribe(self._outage_events)
 
     def _outage_events(self, ev: tuple) -> None:
-        from sim.haunted_board import apply_outages
+        from hauntbox_sim.boards.haunted import apply_outages
         apply_outages(ev, self.outages, self.chips, len(self.tracker.credits))
 
 
@@ -230,8 +231,8 @@ class CompanionPico(PicoSession):
                  **kw: Any) -> None:
         import random
 
-        from sim.companion_board import DEFAULT_POLICIES
-        from sim.players import PRESS_MS, ButtonPlayers
+        from hauntbox_sim.boards.companion import DEFAULT_POLICIES
+        from hauntbox_sim.players.buttons import PRESS_MS, ButtonPlayers
         cfg = {"game": game, "players": players}
         cfg.update(settings or {})
         super().__init__(cfg, **kw)
@@ -248,16 +249,16 @@ class CompanionPico(PicoSession):
         self.pending: tuple | None = None
         pol = policies or DEFAULT_POLICIES[game]
         if game == "beetlejuice":
-            from hauntbox.bots_beetlejuice import make_bot
+            from hauntbox_sim.players.beetlejuice_bots import make_bot
             from rules.beetlejuice_cards import Config
             from rules.rng import Rng
-            raw = json.loads((pico_image.ROOT / "firmware/data/beetlejuice.json").read_text())
+            raw = json.loads((FIRMWARE_DIR / "data/beetlejuice.json").read_text())
             self.cfg = Config(raw)
             self.bots = [make_bot(p, Rng((seed * 7919 + 104729 * (i + 1)) & 0xFFFFFFFF))
                          for i, p in enumerate(pol)]
         else:
-            from hauntbox.bots_superskill import make_policy
-            from sim.companion_board import SuperSkillPlayers
+            from hauntbox_sim.players.superskill_bots import make_policy
+            from hauntbox_sim.boards.companion import SuperSkillPlayers
             # The players' score sheets: the same paper game as in the CPython
             # simulation, played on the dice the board shows.
             self.sheets = SimpleNamespace(paper=None, todo=[], seat_policies=[

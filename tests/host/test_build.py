@@ -1,4 +1,4 @@
-"""Compiling the firmware tree to mpy 6.3 (hauntbox.build)."""
+"""Compiling the firmware tree to mpy 6.3 (hauntbox_fw.build)."""
 
 import hashlib
 import json
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hauntbox import __version__
-from hauntbox import build as hb
+from hauntbox_fw import build as hb
 
 SUBPROC_ENV_PATH = str(Path(hb.__file__).resolve().parents[1])
 
@@ -305,7 +305,7 @@ def test_listing_sums_to_the_total(real_build):
 def test_module_runs_as_a_script(tmp_path):
     src = make_tree(tmp_path / "fw", SMALL_TREE)
     cp = subprocess.run(
-        [sys.executable, "-m", "hauntbox.build", "--src", str(src), "--out", str(tmp_path / "o")],
+        [sys.executable, "-m", "hauntbox_fw.build", "--src", str(src), "--out", str(tmp_path / "o")],
         capture_output=True,
         text=True,
         env={"PYTHONPATH": SUBPROC_ENV_PATH, "PATH": "/usr/bin:/bin"},
@@ -318,7 +318,7 @@ def test_module_runs_as_a_script(tmp_path):
 def test_line_numbers_are_left_out_unless_asked_for(tmp_path):
     # Default builds use -O3 (no line-number tables: less heap on the Pico);
     # --line-numbers keeps them. The traceback from the MicroPython VM shows it.
-    from sim import mpvm
+    from hauntbox_sim.vm import mpvm
     src = make_tree(tmp_path / "src", {
         "games/__init__.py": "",
         "games/oops.py": "X = 1\n\n\ndef boom():\n    raise ValueError('boom')\n",

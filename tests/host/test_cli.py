@@ -108,7 +108,8 @@ def test_unknown_command(capsys):
 
 
 def test_flash_dry_run(capsys, monkeypatch, tmp_path):
-    from hauntbox import build, flash
+    from hauntbox import flash
+    from hauntbox_fw import build
 
     monkeypatch.setattr(build, "BUILD_DIR", tmp_path / "firmware")
 
@@ -123,7 +124,7 @@ def test_flash_dry_run(capsys, monkeypatch, tmp_path):
 
 
 def test_flash_errors_are_reported(capsys, monkeypatch):
-    from hauntbox import build
+    from hauntbox_fw import build
 
     def broken(**kw):
         raise build.BuildError("build failed: games/x.py:1: SyntaxError")

@@ -17,7 +17,7 @@ from test_protocol_support import ProtoBoard
 from hauntbox.client import health_summary
 from hauntbox.console import ConsoleCore
 from hauntbox.monitor import run_monitor
-from sim.roller_board import RollerSim
+from hauntbox_sim.boards.roller import RollerSim
 
 
 def ask(app, msg):

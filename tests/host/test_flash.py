@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from hauntbox import build as hb
+from hauntbox_fw import build as hb
 from hauntbox import flash as fl
 from hauntbox import ports
 

@@ -13,7 +13,7 @@ import json
 import pytest
 from test_flash import TREE, FakeBoard, assert_board_matches, do_flash, make_tree
 
-from hauntbox import build as hb
+from hauntbox_fw import build as hb
 from hauntbox import flash as fl
 
 

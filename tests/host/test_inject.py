@@ -19,7 +19,7 @@ from test_protocol_support import ProtoBoard
 from hauntbox.client import NOT_SIMULATED, Client, NotSimulated
 from hauntbox.console import ConsoleCore, connect
 from hauntbox.simboard import SimBoardProcess
-from sim.inject import Injector, SimRequests
+from hauntbox_sim.boards.inject import Injector, SimRequests
 
 
 def wait_for(pred, seconds=8.0):

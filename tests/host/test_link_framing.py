@@ -6,8 +6,8 @@
 - Every request line gets exactly one reply, also when a host writes 1,000
   requests at once: the board stops reading while its replies wait for the host
   instead of dropping them (defect 7), on the model of the Pico's USB serial
-  (sim/host_link.py, the firmware's own reading loop games/link.serve) and on the
-  pseudo-terminal board (sim/pty_board.py).
+  (sim/models/host_link.py, the firmware's own reading loop games/link.serve) and on the
+  pseudo-terminal board (sim/boards/pty.py).
 - A request of 1,024 bytes ending in CRLF is a valid request: the \\r is not
   counted (defect 14)."""
 import json
@@ -15,13 +15,13 @@ import os
 import threading
 import time
 
-from sim import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from test_protocol_support import bare_app
 
 sim_install.install()       # the firmware's time module on a virtual clock
 import protocol  # noqa: E402
 from protocol import MAX_LINE, Protocol  # noqa: E402
-from sim import runtime  # noqa: E402
+from hauntbox_sim.core import runtime  # noqa: E402
 
 
 SILENCE_MS = getattr(protocol, "SILENCE_MS", 1000)
@@ -118,8 +118,8 @@ def test_a_thousand_requests_in_one_write_get_a_thousand_replies_on_the_usb_mode
     one reply, in order, and the game plays on: every ball counted."""
     import asyncio
 
-    from sim.host_link import SimUsbSerial
-    from sim.roller_board import RollerSim
+    from hauntbox_sim.models.host_link import SimUsbSerial
+    from hauntbox_sim.boards.roller import RollerSim
 
     serial = SimUsbSerial(log=[])
     s = RollerSim(players=2, seed=3)
@@ -147,7 +147,7 @@ def test_a_thousand_requests_in_one_write_get_a_thousand_replies_on_the_usb_mode
 
 
 def test_a_thousand_requests_in_one_write_get_a_thousand_replies_on_the_pty_board(tmp_path):
-    from sim.pty_board import BoardOptions, PtyBoard
+    from hauntbox_sim.boards.pty import BoardOptions, PtyBoard
 
     board = PtyBoard(BoardOptions(players=2, seed=1, state_dir=str(tmp_path), quiet=True),
                      out=open(os.devnull, "w"))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sim import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 from test_protocol_support import bare_app
-from vm.mpvm import run_micropython, vm_available
+from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 
 sim_install.install()       # the firmware's path and time module (ticks_us) on a virtual clock
 from games.link_core import BACKLOG, CAREFUL, OUT_CHUNK, Link, PollingWriter  # noqa: E402
@@ -94,7 +94,7 @@ class StallingPort:
         return self.level < 256
 
     def out(self, b):
-        from sim import runtime
+        from hauntbox_sim.core import runtime
         if self.level + len(b) > 256:
             runtime.clock().sleep_us(500_000)
             self.lost += 1
@@ -161,35 +161,7 @@ def test_link_keeps_the_game_running_while_the_host_does_not_read(monkeypatch):
 
 @pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
 def test_the_writer_runs_on_micropython_the_same_way():
-    code = '''
-import sys
-sys.path.insert(0, "/fw")
-from games.link_core import PollingWriter
-got = bytearray()
-room = [0]
-def out(b):
-    global got
-    got += bytes(b)
-    room[0] -= 1
-def writable():
-    return room[0] > 0
-w = PollingWriter(out, writable, cap=300)
-sent = bytearray()
-seed = [7]
-def rnd(n):
-    seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return seed[0] % n
-for i in range(500):
-    line = b'{"n":%d,"p":"' % i + b"x" * rnd(90) + b'"}\\n'
-    d = w.dropped
-    w.write(line)
-    if w.dropped == d:
-        sent += line
-    room[0] = (0, 0, 1, 3, 50)[rnd(5)]
-    w.flush()
-room[0] = 10**6
-print(w.flush(), got == sent, w.dropped)
-'''
+    code = (ROOT / "sim" / "vm" / "scripts" / "link_writer.py").read_text()
     out = run_micropython(code, firmware=ROOT / "firmware").strip().splitlines()[-1]
     ok, same, dropped = out.split()
     assert ok == "True" and same == "True" and int(dropped) > 0

@@ -4,11 +4,11 @@ the games' names in the titles."""
 import json
 
 from hauntbox import stats_beetlejuice, stats_superskill
-from hauntbox.build import FIRMWARE_DIR
+from hauntbox_fw.build import FIRMWARE_DIR
 from hauntbox.monitor import format_event
-from hauntbox.names import beetlejuice_card, space_name, winners
-from sim.companion_log import BeetlejuiceLog, SuperSkillLog
-from sim.roller_log import RollerLog
+from hauntbox_sim.views.names import beetlejuice_card, space_name, winners
+from hauntbox_sim.views.companion_log import BeetlejuiceLog, SuperSkillLog
+from hauntbox_sim.views.roller_log import RollerLog
 
 
 def test_roller_spaces_in_words():

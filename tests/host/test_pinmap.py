@@ -1,4 +1,4 @@
-"""Pin map validator (hauntbox.pinmap, `hauntbox pins`)."""
+"""Pin map validator (hauntbox_fw.pinmap, `hauntbox pins`)."""
 
 import ast
 import copy
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hauntbox import pinmap as pm
+from hauntbox_fw import pinmap as pm
 
 ROOT = Path(pm.__file__).resolve().parents[2]
 BOARDS = sorted((ROOT / "firmware" / "boards").glob("*.json"))

@@ -2,7 +2,7 @@
 
 One set of broken maps (each a real map with one thing wrong) goes through
 the three users of the shared rules (firmware/pinmap_check.py): `hauntbox
-pins` (host/hauntbox/pinmap.py), `hauntbox flash` (hauntbox.build refuses it)
+pins` (host/hauntbox_fw/pinmap.py), `hauntbox flash` (hauntbox_fw.build refuses it)
 and the firmware at boot, on the simulated board: the game stays off with one
 fault line naming the key, the board keeps answering its host and keeps
 saying why, and no reset is asked for.
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from hauntbox import build as hb
-from hauntbox import pinmap as pm
+from hauntbox_fw import build as hb
+from hauntbox_fw import pinmap as pm
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -118,7 +118,7 @@ def test_hauntbox_pins_on_a_very_deeply_nested_file_prints_no_traceback(tmp_path
     path.write_text("[" * 100000 + "]" * 100000)
     obj = tmp_path / "deep_obj.json"
     obj.write_text('{"build": "x", "pins": ' + '{"a": ' * 100000 + "1" + "}" * 100001)
-    cp = subprocess.run([sys.executable, "-m", "hauntbox.pinmap", str(path), str(obj)],
+    cp = subprocess.run([sys.executable, "-m", "hauntbox_fw.pinmap", str(path), str(obj)],
                         capture_output=True, text=True, cwd=ROOT,
                         env={"PYTHONPATH": str(ROOT / "host"), "PATH": "/usr/bin:/bin"})
     assert cp.returncode == 1
@@ -201,8 +201,8 @@ def board_root(tmp_path, board, m):
 
 
 def boot(tmp_path, board, m):
-    from sim import install as sim_install
-    from sim.clock import VirtualClock
+    from hauntbox_sim.fakes import install as sim_install
+    from hauntbox_sim.core.clock import VirtualClock
 
     sim_install.install(VirtualClock())
     import app as firmware_app
@@ -244,8 +244,8 @@ def test_a_file_json_cannot_read_is_a_fault_too(tmp_path):
 
 
 def test_a_missing_map_is_a_fault(tmp_path):
-    from sim import install as sim_install
-    from sim.clock import VirtualClock
+    from hauntbox_sim.fakes import install as sim_install
+    from hauntbox_sim.core.clock import VirtualClock
 
     sim_install.install(VirtualClock())
     import app as firmware_app
@@ -258,8 +258,8 @@ def test_a_missing_map_is_a_fault(tmp_path):
 
 
 def test_the_halted_board_answers_its_host_keeps_reporting_and_never_resets(tmp_path):
-    from sim import runtime
-    from sim.loop import VirtualTimeLoop
+    from hauntbox_sim.core import runtime
+    from hauntbox_sim.core.loop import VirtualTimeLoop
 
     from protocol import Protocol
 
@@ -323,7 +323,7 @@ def test_the_halted_board_answers_its_host_keeps_reporting_and_never_resets(tmp_
 
 
 def test_micropython_finds_the_same_problems_as_cpython():
-    from vm.mpvm import run_micropython, vm_available
+    from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 
     if not vm_available():
         pytest.skip("MicroPython VM not installed (make deps)")
@@ -346,7 +346,7 @@ def test_micropython_finds_the_same_problems_as_cpython():
 
 
 def test_the_board_skips_the_check_only_for_the_map_the_flash_checked(tmp_path, monkeypatch):
-    from sim import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
 
     sim_install.install()
     import board

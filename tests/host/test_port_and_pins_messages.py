@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from hauntbox import pinmap, ports
+from hauntbox import ports
+from hauntbox_fw import pinmap
 
 
 def test_a_missing_port_is_one_plain_sentence():

@@ -240,7 +240,7 @@ def test_selftest_reports_every_sensor_servo_and_leds(board):
 
 
 def test_selftest_sees_a_stuck_beam_and_a_held_button(board):
-    from sim.fakes import machine
+    from hauntbox_sim.fakes import machine
 
     pins = board.sim.pinmap["pins"]
     machine.pin(pins["beam2"]["gpio"]).sim_drive(0)
@@ -447,7 +447,7 @@ def test_event_encoding():
 
 
 def test_link_writes_replies_and_pumps_events():
-    from sim import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     sim_install.install()           # MicroPython's time module (link_core reads ticks)
     from games.link_core import Link
 
@@ -498,7 +498,7 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
     import select
     import sys
 
-    from sim import install as sim_install
+    from hauntbox_sim.fakes import install as sim_install
     sim_install.install()           # MicroPython's time and asyncio extras (link_core uses them)
     from games import link as link_mod
 

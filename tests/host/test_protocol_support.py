@@ -11,8 +11,8 @@ import json
 import os
 from typing import Any, Callable
 
-from sim.loop import VirtualTimeLoop
-from sim.roller_board import RollerSim
+from hauntbox_sim.core.loop import VirtualTimeLoop
+from hauntbox_sim.boards.roller import RollerSim
 
 from protocol import Protocol
 

@@ -1,6 +1,6 @@
 """End to end over a real pseudo-terminal, as a host talks to a Pico.
 
-The simulated board (`python -m sim.pty_board`, the same as `hauntbox sim
+The simulated board (`python -m hauntbox_sim.boards.pty`, the same as `hauntbox sim
 --pty`) runs the unmodified firmware with the clock in realtime mode in a
 child process; the host side connects with pyserial through hauntbox.client,
 starts a 2-player game of Roller Ghoster and plays it to the end with `act`.

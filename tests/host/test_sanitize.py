@@ -18,7 +18,7 @@ from test_client import FakeBoard
 from hauntbox.client import RequestError
 from hauntbox.console import ConsoleCore, run_plain
 from hauntbox.monitor import run_monitor
-from hauntbox.sanitize import clean, clean_lines, safe_json
+from hauntbox_fw.sanitize import clean, clean_lines, safe_json
 
 TITLE = "\x1b]0;pwned\x07"
 CLEAR = "\x1b[2J\x1b[H"

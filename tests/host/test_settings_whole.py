@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from test_protocol_support import ProtoBoard
 
-from sim.companion_board import CompanionSim
-from sim.roller_board import RollerSim
+from hauntbox_sim.boards.companion import CompanionSim
+from hauntbox_sim.boards.roller import RollerSim
 
 FIRMWARE_BOARDS = Path(__file__).resolve().parents[2] / "firmware/boards"
 

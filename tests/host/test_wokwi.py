@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntbox import pinmap as pm
+from hauntbox_fw import pinmap as pm
 
 ROOT = Path(pm.__file__).resolve().parents[2]
 PINMAP = ROOT / "firmware" / "boards" / "roller_ghoster.json"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntbox import bots_beetlejuice as bots
+from hauntbox_sim.players import beetlejuice_bots as bots
 from hauntbox import play_beetlejuice, stats_beetlejuice
 from rules.beetlejuice import BeetlejuiceGame
 from rules.rng import Rng

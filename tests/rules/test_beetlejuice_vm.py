@@ -1,7 +1,7 @@
 """Parity: Watch Out Beetlejuice rules in the real MicroPython VM.
 
 The scenario scripts and seeded random playouts must give identical transcripts
-on CPython and on MicroPython (tests/vm/mpvm.py), and the state must
+on CPython and on MicroPython (sim/vm/mpvm.py), and the state must
 round-trip through to_dict/from_dict there too.
 """
 import json
@@ -11,7 +11,7 @@ import pytest
 
 from scenarios import verbs_beetlejuice as runner
 
-mpvm = pytest.importorskip("vm.mpvm")
+mpvm = pytest.importorskip("hauntbox_sim.vm.mpvm")
 
 ROOT = Path(__file__).resolve().parents[2]
 CFG = json.loads((ROOT / "firmware/data/beetlejuice.json").read_text())

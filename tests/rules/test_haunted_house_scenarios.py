@@ -90,7 +90,7 @@ def _cpython_transcript(names):
 def test_vm_parity():
     """Parity (all sections): scripts and seeded random games give the same
     transcript in the MicroPython VM as in CPython."""
-    mpvm = pytest.importorskip("vm.mpvm")
+    mpvm = pytest.importorskip("hauntbox_sim.vm.mpvm")
     if not mpvm.vm_available():
         pytest.skip("MicroPython VM not installed")
     names = [p.name for p in SCRIPTS]

@@ -9,7 +9,7 @@ import statistics
 
 import pytest
 
-from hauntbox import bots_superskill as bots
+from hauntbox_sim.players import superskill_bots as bots
 from hauntbox import play_superskill as play
 from hauntbox import stats_superskill as stats
 

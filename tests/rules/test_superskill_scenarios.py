@@ -142,7 +142,7 @@ print(json.dumps(out))
 def test_scripts_identical_on_micropython():
     """Parity: every Super-Skill script runs in the MicroPython VM with the same
     transcript as on CPython (the runner and the verbs are MicroPython code)."""
-    mpvm = pytest.importorskip("vm.mpvm")
+    mpvm = pytest.importorskip("hauntbox_sim.vm.mpvm")
     if not mpvm.vm_available():
         pytest.skip("MicroPython VM not installed")
     got = json.loads(mpvm.run_micropython(VM_CODE))

@@ -379,7 +379,7 @@ print(json.dumps(out))
 
 def test_parity_cpython_and_micropython_transcripts():
     """Parity: the same seeded games give identical transcripts in the MicroPython VM."""
-    mpvm = pytest.importorskip("vm.mpvm")
+    mpvm = pytest.importorskip("hauntbox_sim.vm.mpvm")
     if not mpvm.vm_available():
         pytest.skip("MicroPython VM not installed")
     seeds = [1, 2, 3]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntbox import bots_superskill as bots
+from hauntbox_sim.players import superskill_bots as bots
 from hauntbox import play_superskill as play
 from hauntbox import stats_superskill as stats
 from rules.superskill import SuperSkillGame
@@ -227,7 +227,7 @@ print(json.dumps(out))
 def test_parity_cpython_and_micropython_transcripts():
     """Parity: one seeded game per table and the worked-example scenarios give identical
     transcripts in the MicroPython VM and in CPython."""
-    mpvm = pytest.importorskip("vm.mpvm")
+    mpvm = pytest.importorskip("hauntbox_sim.vm.mpvm")
     if not mpvm.vm_available():
         pytest.skip("MicroPython VM not installed")
     sc = scenarios()

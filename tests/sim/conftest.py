@@ -1,7 +1,7 @@
 """Simulator fixtures: every test gets fresh fakes and a fresh virtual clock."""
 import pytest
 
-from sim import install as sim_install
+from hauntbox_sim.fakes import install as sim_install
 
 
 @pytest.fixture

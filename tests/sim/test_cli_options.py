@@ -2,8 +2,8 @@
 one line with exit 2, never a traceback and never a normal game (issue 20, item 6)."""
 import pytest
 
-from sim import cli
-from sim import pty_board
+from hauntbox_sim import cli
+from hauntbox_sim.boards import pty as pty_board
 
 BAD = [
     (["--fault", "stuck-beam:9"], "the staircase must be 1..4, not '9'"),

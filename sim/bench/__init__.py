@@ -1,0 +1,1 @@
+"""make bench-vm: heap and allocation figures in the MicroPython VM, timing figures on the simulator's virtual clock."""

@@ -1,0 +1,68 @@
+"""An asyncio event loop that runs on the simulator's virtual clock.
+
+`time()` is the virtual clock. When every task is waiting, the loop's selector
+does not sleep: it jumps the clock to the next timer or hardware event
+(whichever is first) and fires the hardware events due, so a whole game runs
+in a fraction of a second. In realtime mode (a board on a pseudo-terminal) the
+clock follows the wall clock and the selector really waits for file I/O.
+"""
+from __future__ import annotations
+
+import asyncio
+import selectors
+from typing import Any
+
+from hauntbox_sim.core import runtime
+
+
+class Deadlock(RuntimeError):
+    """Every task waits forever and no hardware event is scheduled."""
+
+
+class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop: VirtualTimeLoop | None = None
+
+    def select(self, timeout: float | None = None) -> list[Any]:
+        clk = runtime.clock()
+        loop = self.loop
+        assert loop is not None
+        if clk.realtime:
+            nxt = clk.next_event_us()
+            if nxt is not None:
+                wait = max(0.0, (nxt - clk.real_now_us()) / 1e6)
+                timeout = wait if timeout is None else min(timeout, wait)
+            ready = super().select(timeout)
+            clk.advance_to(max(clk.now_us, clk.real_now_us()))
+            return ready
+        # Virtual time: real I/O (a self-pipe wakeup) is only polled.
+        ready = super().select(0)
+        if ready or timeout == 0:
+            clk.advance_to(clk.now_us)
+            return ready
+        target = None if timeout is None else clk.now_us + max(1, int(timeout * 1e6 + 0.999))
+        nxt = clk.next_event_us()
+        if nxt is not None and (target is None or nxt < target):
+            target = nxt
+        if target is None:
+            raise Deadlock("all tasks wait forever and no hardware event is scheduled")
+        clk.advance_to(target)
+        return []
+
+
+class VirtualTimeLoop(asyncio.SelectorEventLoop):
+    def __init__(self) -> None:
+        sel = _VirtualSelector()
+        super().__init__(sel)
+        sel.loop = self
+        self.reset_cause: str | None = None
+
+    def time(self) -> float:
+        return runtime.clock().now_us / 1e6
+
+    def _run_once(self) -> None:  # type: ignore[override]
+        super()._run_once()  # type: ignore[misc]
+        cause = runtime.take_pending_reset()
+        if cause is not None:
+            raise runtime.BoardReset(cause)

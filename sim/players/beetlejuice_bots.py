@@ -1,0 +1,351 @@
+"""Bots for Watch Out Beetlejuice and a game runner used by stats, play and tests.
+
+Two policies:
+
+* ``random``: picks uniformly among ``game.legal_actions()``.
+* ``heuristic``: plans which face-up cards to go for with an exact
+  probability model of the remaining rolls (kept dice stay, the rest are
+  rerolled, Beetlejuice symbols accumulate), weighs the points against the
+  chance of summoning or banishing Beetlejuice, and stops when the dice in
+  hand are worth more than another roll. It also chooses what to collect
+  (never ending the game while behind), whom to hand a 2-skull card (the
+  leader) and when to spend a Handbook.
+
+Chance (dice, draws) is never decided by a bot: controllers call
+``rules.beetlejuice.auto_chance`` with their own ``Rng``.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from math import factorial
+from pathlib import Path
+from typing import Any, Callable
+
+from hauntbox_fw.paths import FIRMWARE_DIR, prepend_firmware
+
+_FIRMWARE = FIRMWARE_DIR
+prepend_firmware()   # the bots play with the firmware's own rules
+
+from rules.beetlejuice import BJ, BeetlejuiceGame, auto_chance, reroll_for_keep  # noqa: E402
+from rules.errors import CHANCE  # noqa: E402
+from rules.rng import Rng  # noqa: E402
+
+DATA = _FIRMWARE / "data" / "beetlejuice.json"
+
+HANDBOOK_VALUE = 2.0       # a Handbook in hand is worth about this many points
+SUMMON_COST = 2.0          # summoning Beetlejuice: he takes a card, tricks start
+SUMMON_LOSS = 30.0         # summoning him when he then wins (everyone loses)
+BANISH_GAIN = 0.5          # banishing him (plus per active card below)
+BANISH_PER_CARD = 0.5
+SEVERITY = {("remove_dice", 2): 3.0, ("fewer_rolls", 1): 2.5, ("remove_dice", 1): 2.0,
+            ("forbid", 2): 2.0, ("forbid", 1): 1.5, ("replace", 1): 0.5, ("banish4", 1): 0.5}
+
+
+def load_config(path: str | Path | None = None) -> dict:
+    """The default card data (firmware/data/beetlejuice.json) as a dict."""
+    return json.loads(Path(path or DATA).read_text())
+
+
+def severity(game: BeetlejuiceGame, card: str) -> float:
+    """How much a Beetlejuice card hurts the player it acts on (higher = worse)."""
+    c = game.cfg.card[card]
+    k = len(c["symbols"]) if c["effect"] == "forbid" else c.get("n", 1)
+    return SEVERITY.get((c["effect"], k), 1.0)
+
+
+@lru_cache(maxsize=None)
+def _compositions(n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    if k == 1:
+        return ((n,),)
+    out = []
+    for a in range(n + 1):
+        for rest in _compositions(n - a, k - 1):
+            out.append((a,) + rest)
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def plan_odds(missing: tuple[int, ...], need_bj: bool, free: int, bj: int, thr: int,
+              rolls: int) -> tuple[float, float]:
+    """Chance of completing ``missing`` symbol counts, and of a Beetlejuice trigger.
+
+    ``missing``: how many more dice are needed of each (distinct, non-Beetlejuice)
+    symbol; ``need_bj``: a Beetlejuice symbol is also needed (the Handbook);
+    ``free``: dice that will be rerolled; ``bj``: Beetlejuice symbols showing;
+    ``thr``: symbols that end the turn; ``rolls``: rolls left. Dice that land on
+    a missing symbol are kept, the rest are rerolled on the next roll.
+    Returns (p_success, p_trigger).
+    """
+    if rolls <= 0 or free <= 0:
+        return (0.0, 0.0)
+    m = len(missing)
+    p_other = (5 - m) / 6.0
+    cats = m + 2
+    succ = trig = 0.0
+    fact_n = factorial(free)
+    for comp in _compositions(free, cats):
+        b = comp[m]
+        o = comp[m + 1]
+        if o and p_other == 0.0:
+            continue
+        coef = fact_n
+        for x in comp:
+            coef //= factorial(x)
+        prob = coef * (1 / 6.0) ** (free - o) * p_other ** o
+        nbj = bj + b
+        if nbj >= thr:
+            trig += prob
+            continue
+        left = []
+        used = 0
+        for i in range(m):
+            got = min(comp[i], missing[i])
+            used += got
+            if missing[i] > got:
+                left.append(missing[i] - got)
+        if not left and (not need_bj or nbj >= 1):
+            succ += prob
+            continue
+        nfree = free - used - b
+        if rolls > 1 and nfree > 0 and sum(left) <= nfree:
+            s, t = plan_odds(tuple(sorted(left, reverse=True)), need_bj, nfree, nbj, thr,
+                             rolls - 1)
+            succ += prob * s
+            trig += prob * t
+    return (succ, trig)
+
+
+class RandomBot:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, rng: Rng):
+        self.rng = rng
+
+    def choose(self, game: BeetlejuiceGame) -> tuple:
+        acts = game.legal_actions()
+        return acts[self.rng.below(len(acts))]
+
+
+class HeuristicBot:
+    """Plans rerolls with exact odds; sensible collect, pass and Handbook choices."""
+
+    name = "heuristic"
+
+    def __init__(self, rng: Rng | None = None):
+        self.rng = rng
+
+    # ---- values -------------------------------------------------------------
+
+    def card_value(self, game: BeetlejuiceGame, card: str) -> float:
+        if game.cfg.is_handbook(card):
+            return HANDBOOK_VALUE
+        return float(game.cfg.points(card))
+
+    def trigger_value(self, game: BeetlejuiceGame) -> float:
+        if game.bj_up:
+            return BANISH_GAIN + BANISH_PER_CARD * len(game.active_cards())
+        if len(game.bj_pile) + 1 >= game.target():
+            return -SUMMON_LOSS
+        return -SUMMON_COST
+
+    def _set_value(self, game: BeetlejuiceGame, sel: tuple) -> float:
+        return sum(self.card_value(game, game.slots[i]) for i in sel)
+
+    # ---- decisions ----------------------------------------------------------
+
+    def choose(self, game: BeetlejuiceGame) -> tuple:
+        phase = game.phase
+        if phase == "prep":
+            return self._prep(game)
+        if phase == "decide":
+            return self._decide(game)
+        if phase == "collect":
+            return self._collect(game)
+        if phase == "pass":
+            return self._pass(game)
+        return game.legal_actions()[0]
+
+    def _prep(self, game: BeetlejuiceGame) -> tuple:
+        legal = game.legal_actions()
+        me = game.cur
+        takes = [a for a in legal if a[:2] == ("handbook", "take")]
+        best_take = max(takes, key=lambda a: game.cfg.points(game.slots[a[2]]), default=None)
+        if best_take is not None:
+            pts = game.cfg.points(game.slots[best_take[2]])
+            closing = len(game.won[me]) + 1 >= game.target() and game.points(me) + pts > max(
+                [game.points(p) for p in range(game.n) if p != me] or [0])
+            if pts >= 5 or closing or len(game.books[me]) >= 2:
+                return best_take
+        ignores = [a for a in legal if a[:2] == ("handbook", "ignore")]
+        if ignores:
+            worst = max(ignores, key=lambda a: severity(game, a[2]))
+            if severity(game, worst[2]) >= 2.0:
+                return worst
+        if ("handbook", "banish") in legal and len(game.active_cards()) >= 2:
+            return ("handbook", "banish")
+        return ("begin",)
+
+    def _collect(self, game: BeetlejuiceGame) -> tuple:
+        me = game.cur
+        others = max([game.points(p) for p in range(game.n) if p != me] or [-1])
+        best: tuple = ("collect", ())
+        best_v: float | None = None
+        for act in game.legal_actions():
+            sel = act[1]
+            v = self._set_value(game, sel)
+            res = [c for c in (game.slots[i] for i in sel) if game.cfg.is_resident(c)]
+            if len(game.won[me]) + len(res) >= game.target():
+                pts = game.points(me) + sum(game.cfg.points(c) for c in res)
+                if pts <= others:
+                    v -= 100.0  # ending the game now would lose it
+            if best_v is None or v > best_v:
+                best, best_v = act, v
+        return best
+
+    def _pass(self, game: BeetlejuiceGame) -> tuple:
+        me = game.cur
+        opp = [p for p in range(game.n) if p != me]
+        leader = max(opp, key=lambda p: (game.points(p), len(game.won[p]),
+                                         -((p - me) % game.n)))
+        card = max(game.held[me], key=lambda c: severity(game, c))
+        return ("pass", card, leader)
+
+    def _decide(self, game: BeetlejuiceGame) -> tuple:
+        legal = game.legal_actions()
+        dice = game.dice
+        bj_now = dice.count(BJ)
+        now = max((self._set_value(game, s) for s in game.feasible_sets()), default=0.0)
+        plan = self.best_plan(game)
+        if plan is None or plan[0] <= now + 0.05:
+            return ("stop",)
+        keep = plan[1]
+        if (("handbook", "reroll_bj") in legal and bj_now == game.threshold() - 1
+                and not plan[2]):
+            return ("handbook", "reroll_bj")
+        roll = reroll_for_keep(game, keep)
+        if roll is None:
+            return ("stop",)
+        return ("reroll", roll)
+
+    def best_plan(self, game: BeetlejuiceGame):
+        """Best (value, keep indices, needs_bj) over target sets, or None without rerolls."""
+        if not game.rolls_left() or reroll_for_keep(game, ()) is None:
+            return None
+        cfg = game.cfg
+        dice = game.dice
+        forb = set(game.forbidden())
+        bj_count = dice.count(BJ)
+        spare_bj = 1 if (game.bjre and bj_count) else 0
+        thr = game.threshold()
+        trig_v = self.trigger_value(game)
+        occ = [i for i, c in enumerate(game.slots) if c is not None]
+        by_face: dict[str, list[int]] = {}
+        for i, f in enumerate(dice):
+            by_face.setdefault(f, []).append(i)
+        fallback_cache: dict[tuple, list] = {}
+        best = None
+        for mask in range(1, 1 << len(occ)):
+            sel = tuple(occ[k] for k in range(len(occ)) if mask >> k & 1)
+            cards = [game.slots[i] for i in sel]
+            value = self._set_value(game, sel)
+            for need, need_bj in self._needs(cfg, cards, forb):
+                keep: list[int] = []
+                missing = []
+                for s, k in need.items():
+                    have = by_face.get(s, [])[:k]
+                    keep.extend(have)
+                    if k > len(have):
+                        missing.append(k - len(have))
+                if need_bj:
+                    keep.extend(by_face.get(BJ, []))
+                bj_eff = bj_count - (0 if need_bj else spare_bj)
+                free = len(dice) - len([i for i in keep if dice[i] != BJ]) - bj_eff
+                if sum(missing) > free:
+                    continue
+                if not missing and (not need_bj or bj_count >= 1):
+                    continue  # already satisfied: covered by stopping now
+                p_s, p_t = plan_odds(tuple(sorted(missing, reverse=True)), need_bj,
+                                     free, bj_eff, thr, game.rolls_left())
+                kept_faces = tuple(sorted(dice[i] for i in keep if dice[i] != BJ))
+                kept_faces += (BJ,) * bj_eff
+                sets = fallback_cache.get(kept_faces)
+                if sets is None:
+                    sets = game.feasible_sets(list(kept_faces))
+                    fallback_cache[kept_faces] = sets
+                fb = max((self._set_value(game, s) for s in sets if set(s) <= set(sel)),
+                         default=0.0)
+                v = value * p_s + fb * max(0.0, 1.0 - p_s - p_t) + trig_v * p_t
+                if best is None or v > best[0]:
+                    best = (v, tuple(keep), need_bj)
+        return best
+
+    @staticmethod
+    def _needs(cfg, cards: list[str], forb: set):
+        """Every combined requirement (alternative per card) usable with the symbols allowed."""
+        combos: list[tuple[dict, bool]] = [({}, False)]
+        for c in cards:
+            card = cfg.card[c]
+            nxt = []
+            for alt in card["need"]:
+                if not card["handbook"] and any(s in forb for s in alt):
+                    continue
+                for base, nb in combos:
+                    d = dict(base)
+                    b = nb
+                    for s, k in alt.items():
+                        if s == BJ:
+                            b = True
+                        else:
+                            d[s] = d.get(s, 0) + k
+                    nxt.append((d, b))
+            combos = nxt
+        return combos
+
+
+POLICIES: dict[str, Callable[[Rng], Any]] = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(policy: str, rng: Rng):
+    """A bot for a policy name ("random" or "heuristic")."""
+    try:
+        return POLICIES[policy](rng)
+    except KeyError:
+        raise ValueError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})") from None
+
+
+def play_game(config: dict, policies: list[str], seed: int, options: dict | None = None,
+              max_steps: int = 200_000) -> dict:
+    """Play one game between bots; return a summary dict.
+
+    Chance comes from ``Rng(seed)``; each bot gets its own Rng derived from the
+    seed and its seat, so a seed fixes the whole game.
+    """
+    rng = Rng(seed)
+    bots = [make_bot(p, Rng((seed * 7919 + 104729 * (i + 1)) & 0xFFFFFFFF))
+            for i, p in enumerate(policies)]
+    game = BeetlejuiceGame(config, len(policies), rng, options)
+    steps = 0
+    while not game.is_over():
+        if game.to_act == CHANCE:
+            action = auto_chance(game, rng)
+        else:
+            action = bots[game.to_act].choose(game)
+        game.apply(action)
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"game with seed {seed} did not end in {max_steps} steps")
+    return {
+        "seed": seed,
+        "policies": list(policies),
+        "result": game.result,
+        "winners": list(game.winners),
+        "turns": game.turn,
+        "points": [game.points(p) for p in range(game.n)],
+        "residents": [len(w) for w in game.won],
+        "bj_points": game.bj_points(),
+        "bj_residents": len(game.bj_pile),
+        "steps": steps,
+    }

@@ -1,0 +1,543 @@
+"""Bots for Star Trek: Super-Skill Pinball and a game runner used by stats, play and tests.
+
+Policies (each a callable ``policy(game) -> action`` for the player to act):
+
+* ``random``: uniform among ``game.legal_actions()`` (rolls are never chosen
+  by a policy; the runner rolls with its own ``Rng``).
+* ``greedy``: applies each candidate action to a copy of the game and keeps
+  the one whose resulting position is worth most to the acting player by a
+  static evaluation (stars, live balls and their positions, open flipper
+  boxes, Skill Shots, Nudge boxes and tilt risk, progress on bonus sets, the
+  value of bonuses not yet taken).
+* ``lookahead``: takes the best few greedy candidates and adds the expected
+  value of the best move on the *next* roll over the exact 2d6 distribution
+  (21 outcomes, doubles weight 1/36, others 2/36), so it prefers positions
+  from which more rolls lead somewhere good and fewer drain the ball.
+
+The evaluation reads table data (kinds, sets, menus, star values), so it works
+for any table file; the special rules of The Trouble with Tribbles, Lower
+Decks and Borg Attack add a few table-specific terms (``TableKnowledge``
+subclasses below: the Tribble Track, crew and PROMOTION, ships and the Borg
+battle).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+from hauntbox_fw.paths import FIRMWARE_DIR, prepend_firmware
+
+_FIRMWARE = FIRMWARE_DIR
+prepend_firmware()   # the bots play with the firmware's own rules
+
+from rules.errors import CHANCE  # noqa: E402
+from rules.rng import Rng  # noqa: E402
+from rules.superskill import START, SuperSkillGame  # noqa: E402
+
+DATA_DIR = _FIRMWARE / "data" / "superskill"
+TABLES = {"starfleet-academy": "starfleet_academy.json", "tribbles": "tribbles.json",
+          "lower-decks": "lower_decks.json", "borg-attack": "borg_attack.json"}
+
+# evaluation weights (stars)
+W_BALL = 9.0          # a live ball in the current round
+W_BALL2 = 6.0         # the second ball of a Multiball
+W_FLIP = 2.0          # each open flipper box (another chance to keep the ball)
+W_SKILL = 2.5         # a circled Skill Shot number
+W_NUDGE = 1.5         # an unused Nudge box
+W_MB = 4.0            # Multiball active (stars doubled)
+W_PROG = 0.4          # share of a set's bonus credited per filled fraction
+P_AGAIN = 0.45        # chance to complete a bonus set again later this game
+POS = {"start": 3.0, "flipper": 2.5, "bumper": 1.5, "target": 1.0, "droptarget": 0.5,
+       "scoop": 1.0, "lane": 0.5, "spinner": 0.5}
+FLAG_VALUE = {"flipper_pass": 4.0, "multiplier": 3.0}
+LOOKAHEAD_K = 6
+
+# the 21 distinct 2d6 outcomes with their probabilities
+ROLLS = [((a, b), (1 if a == b else 2) / 36.0) for a in range(1, 7) for b in range(a, 7)]
+TILT_P = [sum(w for (a, b), w in ROLLS if abs(a - b) < amt) for amt in range(0, 7)]
+
+
+def table_path(name: str) -> Path:
+    """The data file of a table given by id ("starfleet-academy") or by path."""
+    if name in TABLES:
+        return DATA_DIR / TABLES[name]
+    p = Path(name)
+    if p.suffix == ".json" and p.exists():
+        return p
+    raise ValueError(f"unknown table {name!r} (known: {', '.join(sorted(TABLES))})")
+
+
+def load_table(name: str = "starfleet-academy") -> dict:
+    return json.loads(table_path(name).read_text())
+
+
+class Evaluator:
+    """Static value of a game position for one player (in stars)."""
+
+    def __init__(self, game: SuperSkillGame):
+        t = game.table
+        self.t = t
+        self.know = KNOWLEDGE.get(t.id, TableKnowledge)()
+        self.round_value = W_BALL + W_FLIP * sum(t.fmap[f].nbox for f in t.flippers) + POS["start"]
+
+    # -- pieces ---------------------------------------------------------------
+    def option_value(self, g: SuperSkillGame, p: int, o) -> float:
+        ps = g.players[p]
+        mbf = g.table.mb_factor if ps.mb else 1
+        k = o.kind
+        if k == "custom":
+            return self.know.option_value(g, p, o)
+        if k == "stars":
+            return o.stars * mbf
+        if k == "multiball":
+            return (W_BALL2 + W_MB) if ps.nballs() < 2 else 0.0
+        if k == "fill_next":
+            f = g.table.fmap[o.feature]
+            row = ps.filled[f.id]
+            i = sum(row)
+            return float(sum(f.stars[i:i + o.count])) * mbf
+        if k == "skill_shot":
+            return W_SKILL
+        return FLAG_VALUE.get(k, 2.0)
+
+    def menu_value(self, g: SuperSkillGame, p: int, mid: str) -> float:
+        opts = g.bonus_options(p, mid)
+        return max((self.option_value(g, p, o) for o in opts), default=0.0)
+
+    def set_reward_value(self, g: SuperSkillGame, p: int, s) -> float:
+        v = 0.0
+        for r in s.reward:
+            if r[0] == "menu":
+                v += self.menu_value(g, p, r[1])
+            elif r[0] == "skill_shot":
+                v += W_SKILL if g.skill_choices(p) else 0.0
+            elif r[0] == "stars":
+                v += r[1]
+            elif r[0] == "custom":
+                v += self.know.reward_value(g, p, r)
+        return v
+
+    def current_round(self, g: SuperSkillGame, p: int) -> float:
+        """Worth of the round in progress: balls, their spots, open flipper boxes."""
+        ps = g.players[p]
+        t = g.table
+        v = 0.0
+        live = [b for b in ps.balls if b is not None]
+        for n, pos in enumerate(live):
+            v += W_BALL if n == 0 else W_BALL2
+            v += POS["start"] if pos == START else POS.get(t.fmap[pos].kind, 1.0)
+        if live:
+            open_flip = 0
+            for fid in t.flippers:
+                open_flip += t.fmap[fid].nbox - sum(ps.filled[fid])
+            v += W_FLIP * open_flip
+        return v
+
+    def value(self, g: SuperSkillGame, p: int) -> float:
+        ps = g.players[p]
+        t = g.table
+        if ps.done:
+            return float(ps.stars)
+        cur = self.current_round(g, p)
+        v = ps.stars + cur + self.round_value * (t.rounds - ps.round)
+        v += W_SKILL * len(ps.skills) + W_NUDGE * (t.nudge_boxes - ps.nudges)
+        if ps.namt:
+            v -= TILT_P[ps.namt] * cur
+        if ps.mb:
+            v += W_MB
+        for k in ps.flags:
+            v += FLAG_VALUE.get(g.options[k].kind, 2.0)
+        for s in t.sets:
+            if not s.reward:
+                continue
+            tot = 0
+            got = 0
+            for fid in s.features:
+                row = ps.filled[fid]
+                tot += len(row)
+                got += sum(row)
+            if got:
+                v += W_PROG * (got / tot) * self.set_reward_value(g, p, s)
+        for q in ps.queue:   # choices earned but not yet made
+            if q[0] == "menu":
+                v += self.menu_value(g, p, q[1])
+            else:
+                v += W_SKILL
+        for mid in g.menus:
+            for o in g.menus[mid].options:
+                if o.once and o.key not in ps.taken:
+                    v += P_AGAIN * self.option_value(g, p, o) * 0.5
+        v += self.know.extra_value(g, p, cur)
+        return v
+
+    # -- one-step static gain, used by the look-ahead leaf ----------------------
+    def box_gain(self, g: SuperSkillGame, p: int, fid: str, i: int) -> float:
+        ps = g.players[p]
+        t = g.table
+        f = t.fmap[fid]
+        mult = t.mb_factor if ps.mb else 1
+        for k in ps.flags:
+            o = g.options[k]
+            if o.kind == "multiplier" and o.tag in f.tags:
+                mult *= o.factor
+        if f.kind == "outlane":
+            cnt = sum(sum(ps.filled[x]) for x in f.flippers)
+            lost = self.current_round(g, p) if ps.nballs() == 1 else W_BALL2
+            return f.per_box * cnt * mult - lost
+        gain = f.stars[i] * mult
+        if f.kind == "flipper":
+            gain += POS["flipper"] - W_FLIP
+        elif f.kind == "inlane":
+            gain += POS["flipper"]
+        else:
+            gain += POS.get(f.kind, 1.0)
+        for sid in f.sets:
+            s = t.smap[sid]
+            missing = 0
+            for x in s.features:
+                missing += len(ps.filled[x]) - sum(ps.filled[x])
+            if missing == 1:
+                gain += self.set_reward_value(g, p, s)
+            elif s.reward:
+                tot = sum(len(ps.filled[x]) for x in s.features)
+                gain += W_PROG * self.set_reward_value(g, p, s) / tot
+        return gain
+
+    def next_roll(self, g: SuperSkillGame, p: int) -> float:
+        """Expected best one-ball gain on the next roll over the 2d6 distribution."""
+        ps = g.players[p]
+        if ps.done or self.know.own_moves(g, p):
+            return 0.0
+        live = [(b, pos) for b, pos in enumerate(ps.balls) if pos is not None]
+        if not live:
+            return 0.0
+        cache: dict = {}
+        lost_cost = self.current_round(g, p) if len(live) == 1 else W_BALL2
+        total = 0.0
+        for (a, b), w in ROLLS:
+            for ball, pos in live:
+                best = None
+                for v in (a, b) if a != b else (a,):
+                    key = (pos, v)
+                    if key not in cache:
+                        gains = [self.box_gain(g, p, fid, i) for fid, i in g.targets(p, pos, v, ball)]
+                        cache[key] = max(gains) if gains else None
+                    gv = cache[key]
+                    if gv is not None and (best is None or gv > best):
+                        best = gv
+                if best is None:
+                    # a Skill Shot can save the ball (at its cost)
+                    if ps.skills:
+                        saved = [self.box_gain(g, p, fid, i)
+                                 for s in ps.skills for fid, i in g.targets(p, pos, s, ball)]
+                        if saved:
+                            best = max(saved) - W_SKILL
+                    if best is None:
+                        best = -lost_cost
+                total += w * best
+        return total
+
+
+# ---- table knowledge: what the special rules add to the evaluation ----------------------
+
+class TableKnowledge:
+    """Table-specific evaluation terms (default: none)."""
+
+    def extra_value(self, g: SuperSkillGame, p: int, cur: float) -> float:
+        return 0.0
+
+    def reward_value(self, g: SuperSkillGame, p: int, r: tuple) -> float:
+        return 0.0
+
+    def option_value(self, g: SuperSkillGame, p: int, o) -> float:
+        return 2.0
+
+    def own_moves(self, g: SuperSkillGame, p: int) -> bool:
+        """True while the table replaces the ball moves (no 2d6 look-ahead then)."""
+        return False
+
+
+class TribblesKnowledge(TableKnowledge):
+    W_TRACK = 0.3      # share of the Tribble Track's current star value counted now
+    W_HAND = 1.5       # a hand space ahead: a flipper box will be lost
+    X_RISK = 14        # within this many spaces of the X the round is at risk
+
+    def track(self, g, n):
+        from rules.superskill import tribbles as tr
+        return tr.track_value(g, n)
+
+    def extra_value(self, g, p, cur):
+        ps = g.players[p]
+        x = ps.x
+        tr = g.table.data["tribbles"]["track"]
+        dist = len(tr) - x["n"]
+        v = 0.0
+        if not x["scored"]:
+            v += self.W_TRACK * self.track(g, x["n"]) * (2 if x["nbonus"] else 1)
+        v -= self.W_HAND * tr[x["n"]:x["n"] + 4].count("h") * 0.5
+        if dist < self.X_RISK:
+            v -= cur * (self.X_RISK - dist) / self.X_RISK * 0.6
+        v += 3.0 * (x["nspin"] + x["nscoop"])
+        return v
+
+    def option_value(self, g, p, o):
+        x = g.players[p].x
+        if o.id == "score_tribbles":
+            mb = g.table.mb_factor if g.players[p].mb else 1
+            return self.track(g, x["n"]) * (2 if x["nbonus"] else 1) * mb
+        if o.id == "bonus_x2":
+            return 0.5 * self.track(g, x["n"]) + 1.0
+        return 3.0
+
+    def reward_value(self, g, p, r):
+        return 1.0 if r[1] == "transport" else 0.0
+
+
+class LowerDecksKnowledge(TableKnowledge):
+    def extra_value(self, g, p, cur):
+        ps = g.players[p]
+        x = ps.x
+        v = 0.0
+        v += 4.0 if x["tendi"] == 1 else 0.0
+        v += 5.0 if x["boimler"] == 1 else 0.0
+        if x["mariner"]:
+            v += 2.5 * (g.table.data["lower_decks"]["mariner_boxes"] - x["mboxes"])
+        v += 5.0 if x["rep"] else 0.0
+        # PROMOTION doubles the score: value the indicators already lit
+        v += 0.3 * ps.stars * sum(x["ind"]) / 3.0
+        return v
+
+    def reward_value(self, g, p, r):
+        ps = g.players[p]
+        x = ps.x
+        if r[1] == "promo":
+            lit = sum(x["ind"])
+            return 3.0 + (ps.stars if lit == 2 else 0.1 * ps.stars)
+        if r[1] == "replicator":
+            return 8.0
+        if r[1] == "holodeck":
+            return 3.0 if not x["holo"] else 0.0
+        return 0.0
+
+    def option_value(self, g, p, o):
+        if o.id == "fill_promo":
+            return 2.0 + 0.1 * g.players[p].stars
+        return 3.0
+
+
+class BorgKnowledge(TableKnowledge):
+    W_SHIP = 8.0       # a recruited ship (battle round), on average
+    # worth of a fleet of 0..6 ships for the battle (a small sweep: higher than
+    # the battle stars alone, since the payoff comes two rounds later)
+    FLEET = (0.0, 12.0, 24.0, 36.0, 48.0, 60.0, 75.0)
+    W_BEACON = 0.2     # extra share of the next ship credited per BEACON target filled
+    W_GATE = 0.2       # share of the next ship per open BEACON target a bumper leads to
+    BEACON = ("be", "ac", "on")
+    GATE = {"bumper_star": ("be", "ac"), "bumper_civ": ("ac", "on")}
+    W_TORP = 2.0
+    W_MOD = 2.5
+    W_CIV = 1.2        # a civilian on the track (2 stars when rescued)
+
+    def own_moves(self, g, p):
+        return bool(g.players[p].x["battle"])
+
+    def extra_value(self, g, p, cur):
+        ps = g.players[p]
+        x = ps.x
+        if not x["battle"]:
+            n = sum(x["ships"])
+            v = self.FLEET[n] + self.W_MOD * x["mods"] + self.W_CIV * x["civ"]
+            if n < 6:
+                # BEACON progress brings the next ship; a bumper is the way to it
+                nxt = self.FLEET[n + 1] - self.FLEET[n]
+                for fid in self.BEACON:
+                    v += self.W_BEACON * nxt * ps.filled[fid][0]
+                for b in ps.balls:
+                    if b in self.GATE:
+                        open_t = [f for f in self.GATE[b] if not ps.filled[f][0]]
+                        v += self.W_GATE * nxt * len(open_t)
+            for k in range(len(x["ships"])):
+                if x["torp"][k]:
+                    v += self.W_TORP if x["ships"][k] else self.W_TORP * 0.4
+            return v
+        if ps.done:
+            return 0.0
+        alive = [k + 1 for k in range(len(x["ships"])) if x["ships"][k] and not x["dead"][k]]
+        v = 5.0 * len(alive) + self.W_MOD * x["mods"]
+        for k in alive:
+            v += 2.0 * (1 - x["shield"][k - 1]) + 2.5 * x["torp"][k - 1]
+        v -= 1.2 * sum(x["adapt"])
+        if x["pos"] == 0:
+            # the ball on the cube must find a ship with the next roll
+            miss = sum(w for (a, b), w in ROLLS if a not in alive and b not in alive)
+            if ps.skills and any(s in alive for s in ps.skills):
+                miss *= 0.2
+            v -= miss * (v + 10.0)
+        return v
+
+    def reward_value(self, g, p, r):
+        x = g.players[p].x
+        if r[1] == "recruit":
+            n = sum(x["ships"])
+            return self.FLEET[n + 1] - self.FLEET[n] if n < 6 else 0.0
+        if r[1] == "rescue":
+            return 2.0 * x["civ"]
+        if r[1] == "torpedo":
+            return self.W_TORP
+        return 0.0
+
+    def option_value(self, g, p, o):
+        if o.id == "modulations2":
+            return 2 * self.W_MOD
+        if o.id == "torpedoes2":
+            return 2 * self.W_TORP
+        if o.id == "fill_beacon":
+            return self.W_SHIP * 0.5
+        return 2.0
+
+
+KNOWLEDGE = {"tribbles": TribblesKnowledge, "lower-decks": LowerDecksKnowledge,
+             "borg-attack": BorgKnowledge}
+
+
+MOVES = ("fill", "through", "borg")
+
+
+def _is_plain(a: tuple) -> bool:
+    if a[0] in ("fill", "through"):
+        return a[3] == 0 and a[4] == 0
+    if a[0] == "borg":
+        return a[2] == 0 and a[3] == 0
+    return a[0] != "wild"
+
+
+def _completes_set(g: SuperSkillGame, a: tuple) -> bool:
+    """A wild move (Lower Decks: Mariner) filling the last empty box of a set."""
+    ps = g.players[g.to_act]
+    f = g.table.fmap[a[5]]
+    for sid in f.sets:
+        missing = 0
+        for x in g.table.smap[sid].features:
+            missing += len(ps.filled[x]) - sum(ps.filled[x])
+        if missing == 1:
+            return True
+    return False
+
+
+def _candidates(g: SuperSkillGame, acts: list) -> list:
+    """Moves worth evaluating: plain ones, Skill Shots, nudges of one, set-completing
+    wild moves, and any rescue when nothing plain is left."""
+    if not acts or acts[0][0] not in MOVES + ("drain", "wild"):
+        return acts
+    plain = [a for a in acts if _is_plain(a)]
+    if not any(a[0] in MOVES for a in plain):
+        return acts
+    extra = []
+    for a in acts:
+        if a[0] == "wild":
+            if _completes_set(g, a):
+                extra.append(a)
+        elif a[0] == "borg":
+            if (a[2] or a[3]) and abs(a[3]) <= 1:
+                extra.append(a)
+        elif a[0] in ("fill", "through") and (a[3] or a[4]) and abs(a[4]) <= 1:
+            extra.append(a)
+    return plain + extra
+
+
+def greedy_policy(game: SuperSkillGame) -> tuple:
+    return _choose(game, lookahead=False)
+
+
+def lookahead_policy(game: SuperSkillGame) -> tuple:
+    return _choose(game, lookahead=True)
+
+
+_EVALS: dict = {}
+
+
+def _evaluator(game: SuperSkillGame) -> Evaluator:
+    ev = _EVALS.get(id(game.table))
+    if ev is None or ev.t is not game.table:
+        ev = Evaluator(game)
+        _EVALS[id(game.table)] = ev
+    return ev
+
+
+def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
+    p = game.to_act
+    acts = game.legal_actions()
+    if len(acts) == 1:
+        return acts[0]
+    ev = _evaluator(game)
+    scored = []
+    for n, a in enumerate(_candidates(game, acts)):
+        c = game.clone()
+        c.apply(a)
+        scored.append((_settled_value(ev, c, p, 2), -n, a, c))
+    scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+    if not lookahead:
+        return scored[0][2]
+    best = None
+    for val, neg, a, c in scored[:LOOKAHEAD_K]:
+        if c.to_act == p:   # more choices this roll (bonus, second ball): judge as is
+            total = val
+        else:
+            total = val + ev.next_roll(c, p)
+        if best is None or total > best[0]:
+            best = (total, a)
+    return best[1]
+
+
+def _settled_value(ev: Evaluator, g: SuperSkillGame, p: int, depth: int) -> float:
+    """Value of a position; a table question the same player must answer next
+    (phase "choice": which ship, fill or erase tribbles, ...) is answered as well
+    as possible first, so what it brings is counted."""
+    if depth <= 0 or g.is_over() or g.to_act != p or g.phase != "choice":
+        return ev.value(g, p)
+    best = None
+    for a in g.legal_actions():
+        c = g.clone()
+        c.apply(a)
+        v = _settled_value(ev, c, p, depth - 1)
+        if best is None or v > best:
+            best = v
+    return best if best is not None else ev.value(g, p)
+
+
+def random_policy_factory(seed: int) -> Callable:
+    rng = Rng(seed)
+
+    def pol(game: SuperSkillGame) -> tuple:
+        return rng.choice(game.legal_actions())
+    return pol
+
+
+POLICIES = {"greedy": greedy_policy, "lookahead": lookahead_policy}
+
+
+def make_policy(name: str, seed: int = 1) -> Callable:
+    if name == "random":
+        return random_policy_factory(seed)
+    if name in POLICIES:
+        return POLICIES[name]
+    raise ValueError(f"unknown policy {name!r}")
+
+
+def play_game(cfg: dict, policies: list, seed: int, max_rolls: int = 5000,
+              on_effects: Callable | None = None) -> SuperSkillGame:
+    """Play one game: policies[i] chooses for player i; rolls from Rng(seed)."""
+    g = SuperSkillGame(cfg, len(policies))
+    rng = Rng(seed)
+    while not g.is_over():
+        if g.to_act == CHANCE:
+            if g.roll_no >= max_rolls:
+                raise RuntimeError("game did not end")
+            a = ("roll", 1 + rng.below(6), 1 + rng.below(6))
+        else:
+            a = policies[g.to_act](g)
+        eff = g.apply(a)
+        if on_effects:
+            on_effects(g, a, eff)
+    return g

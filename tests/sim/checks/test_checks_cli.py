@@ -1,0 +1,29 @@
+"""`python -m hauntbox_sim.checks.accuracy`: the accuracy checks run, with and without a host on the
+serial link, report PASS with exit 0, and refuse nonsense arguments with exit 2."""
+from hauntbox_sim.checks.accuracy import main
+
+
+def test_beams_with_a_host_polling(capsys):
+    assert main(["beams", "--rotations", "40", "--host"]) == 0
+    out = capsys.readouterr().out
+    assert "host polling the serial link" in out and "RESULT: PASS (0 missed, 0 phantom)" in out
+
+
+def test_hits_with_a_host_polling(capsys):
+    assert main(["hits", "--launches", "60", "--players", "2", "--host"]) == 0
+    out = capsys.readouterr().out
+    assert "host polling the serial link" in out
+    assert "RESULT: PASS (0 missed, 0 phantom, 0 wrong player)" in out
+
+
+def test_hits_with_saves_that_take_time(capsys):
+    assert main(["hits", "--launches", "60", "--players", "2", "--host", "--flash-ms", "25"]) == 0
+    out = capsys.readouterr().out
+    assert "saves blocking 25 ms" in out and "RESULT: PASS" in out
+
+
+def test_bad_counts_are_refused(capsys):
+    assert main(["beams", "--rotations", "0"]) == 2
+    assert main(["hits", "--launches", "0"]) == 2
+    assert main(["hits", "--flash-ms", "-1"]) == 2
+    assert "must be at least 1" in capsys.readouterr().err
