@@ -56,6 +56,11 @@ HELP = """commands:
   jog forward|reverse|stop [MS] / jog NS [MS]   try the servo
   events on|off     event stream on or off
   faults            the board's fault log (safe mode, resets in a row, last faults)
+  ball K            simulated board: a ball rolls down staircase K (Roller Ghoster)
+  hit TARGET        simulated board: the die knocks TARGET (Haunted House: bob, a clue
+                    spot, a hole, circle, launch; `sim` lists them)
+  press BUTTON      simulated board: press roll, left, right or menu
+  sim               what this simulated board can inject
   quit              leave (the game goes on on the board)"""
 
 
@@ -102,9 +107,11 @@ class ConsoleCore:
         self.state: dict | None = None          # the last "state" reply
         self.prompt: dict | None = None         # kind, player, options, highlight
         self.prompt_seq = -1
+        self.last_ev_seq = -1                   # seq of the latest event (a drop: a new boot)
         self.log: deque[str] = deque(maxlen=max_log)
         self.log_total = 0                      # lines ever logged
         self.status = "connecting"
+        self.status_detail = ""
         self.message = ""
         self.quit = False
         self.colours = list(DEFAULT_COLOURS)
@@ -118,6 +125,15 @@ class ConsoleCore:
             ev = msg.get("ev")
             d = msg.get("data") if isinstance(msg.get("data"), list) else []
             seq = msg.get("seq") if isinstance(msg.get("seq"), int) else -1
+            if 0 <= seq < self.last_ev_seq:
+                # The board's counter started again: it restarted without the
+                # port going away (a simulated reset). Its prompt replaces ours.
+                self.prompt = None
+                self.prompt_seq = -1
+                self._need_state = True
+                self._log("-- the board restarted --")
+            if seq >= 0:
+                self.last_ev_seq = seq
             if ev == "prompt" and len(d) >= 3:
                 self.prompt = {"kind": d[0], "player": d[1], "options": d[2],
                                "highlight": d[3] if len(d) > 3 else 0}
@@ -138,16 +154,40 @@ class ConsoleCore:
 
     def on_status(self, status: str, detail: str) -> None:
         with self._lock:
-            self.status = status
-            if status in ("lost", "gone", "reconnecting"):
-                self._log(f"-- {status}: {detail} --")
+            again = status == "reconnecting" and self.status.startswith("reconnecting")
+            # The header says what is going on now: "reconnecting... (away 2 min 05 s)".
+            self.status = "reconnecting..." if status == "reconnecting" else status
+            self.status_detail = detail
+            if status in ("lost", "gone", "resync failed") or (status == "reconnecting"
+                                                               and not again):
+                self._log(f"-- {self.status}: {detail} --")
         self.changed.set()
 
     def on_resync(self, hello: dict, state: dict) -> None:
         with self._lock:
             self.set_hello(hello)
+            # A new board (or the same one rebooted): its event counter started
+            # again, so its prompt replaces ours whatever our sequence number.
+            self.prompt = None
+            self.prompt_seq = -1
+            self.last_ev_seq = -1
             self.apply_state(state)
             self._log(f"-- reconnected: build {hello.get('build')} --")
+        self.events_on(hello)
+        self.changed.set()
+
+    def events_on(self, hello: dict) -> None:
+        """A console follows the events: if another host turned them off, on again, and say so."""
+        if hello.get("events", True) or self.client is None:
+            return
+        from hauntbox.client import ClientError
+        try:
+            self.client.events(True)
+        except ClientError as exc:
+            self._log(f"-- the board's events are off and could not be turned on: {exc} --")
+            return
+        self._log("-- the board's events were off (another console turned them off): "
+                  "turned on --")
         self.changed.set()
 
     def on_text(self, line: str) -> None:
@@ -196,13 +236,15 @@ class ConsoleCore:
 
     # ---- commands (UI thread) -------------------------------------------------------
     def command(self, text: str) -> str:
-        from hauntbox.client import ClientError, RequestError
+        from hauntbox.client import ClientError, NotSimulated, RequestError
 
         text = text.strip()
         if not text:
             return ""
         try:
             msg = self._command(text)
+        except NotSimulated as exc:
+            msg = str(exc)
         except RequestError as exc:
             msg = f"board says: {exc.error}"
         except ClientError as exc:
@@ -288,6 +330,21 @@ class ConsoleCore:
             for f in r.get("faults") or []:
                 self._log("  " + describe_fault(f))
             return head + (" (the last ones are in the log)" if r.get("faults") else "")
+        if cmd in ("ball", "hit", "press"):
+            key = {"ball": "stair", "hit": "target", "press": "button"}[cmd]
+            if len(words) != 2:
+                raise ValueError(f"{cmd} {key.upper()}")
+            value: Any = int(words[1]) if cmd == "ball" and words[1].isdigit() else words[1].lower()
+            r = c.inject(cmd, **{key: value})
+            what = {"ball": f"a ball rolls down staircase {r.get('stair')}",
+                    "hit": f"the die knocks {r.get('target')}",
+                    "press": f"{r.get('button')} pressed"}[cmd]
+            return f"simulated: {what}"
+        if cmd == "sim":
+            verbs = c.inject("list").get("verbs") or {}
+            return "simulated board: " + "; ".join(
+                f"{v} {' | '.join(str(x) for x in vals)}"
+                for v, args in verbs.items() for vals in args.values())
         if cmd == "events":
             on = None if len(words) == 1 else words[1].lower() in ("on", "1", "true", "yes")
             r = c.events(on)
@@ -315,8 +372,11 @@ class ConsoleCore:
         with self._lock:
             h = self.hello or {}
             port = getattr(self.client, "port", "") or "?"
+            status = self.status
+            if status.startswith("reconnecting") and "away" in self.status_detail:
+                status += " (away" + self.status_detail.split("away", 1)[1].split(",")[0] + ")"
             line = clean(f"hauntbox console  {port}  firmware {h.get('firmware', '?')}  "
-                         f"build {h.get('build', '?')}  game {self.game or '?'}  [{self.status}]")
+                         f"build {h.get('build', '?')}  game {self.game or '?'}  [{status}]")
             from hauntbox.client import health_summary
             health = health_summary(self.state or h)
             return line + (f"  !! {clean(health)}" if health else "")
@@ -355,18 +415,29 @@ class ConsoleCore:
 # ---- front ends ----------------------------------------------------------------------------
 
 def connect(core: ConsoleCore, port: str | Callable[[], str], timeout: float = 2.0,
-            open_serial: Any = None) -> Any:
-    from hauntbox.client import Client
+            open_serial: Any = None, **client_kw: Any) -> Any:
+    """Connect the console; it keeps trying for ever when the board goes away
+    (``reconnect_for=None``), with the Client's retry timing (``backoff``,
+    ``sleep``, ``clock``) overridable through ``client_kw``."""
+    from hauntbox.client import Client, RequestTimeout
 
-    kw: dict = {}
+    kw: dict = {"reconnect_for": None}
+    kw.update(client_kw)
     if open_serial is not None:
         kw["open_serial"] = open_serial
     c = Client(port, on_event=core.on_event, on_status=core.on_status,
                on_resync=core.on_resync, on_text=core.on_text, timeout=timeout, **kw)
     core.client = c
-    h = c.connect()
+    try:
+        h = c.connect()
+    except RequestTimeout:
+        c.close()
+        raise RequestTimeout(f"no answer to hello from {c.port}: not a hauntbox board, still "
+                             "booting, or another program (a monitor, mpremote, Thonny?) is "
+                             "reading the port") from None
     assert h is not None
     core.set_hello(h)
+    core.events_on(h)
     core.refresh(force=True)
     return c
 
