@@ -332,6 +332,15 @@ class PtyBoard:
             self.chips = attach_chips(pinmap, cfg, o.seed, IrqOff())
             self.table = TableModel(pinmap, load_data(), self.chips, cfg, seed=o.seed,
                                     policies=o.policies)
+        if o.game == "haunted-house":
+            table, board_map = self.table, pinmap
+        else:
+            from sim.companion_board import load_pinmap as companion_pinmap
+            table, board_map = None, companion_pinmap()
+        if self.transport is not None:
+            from sim.inject import Injector, SimRequests
+            self.transport.filter = SimRequests(Injector(runtime.clock(), board_map, table=table),
+                                                self.transport.write_reply).feed
         # --fast: the turn window closes after a shorter quiet time (tests, demos).
         settings = {"quiet_ms": 500} if o.fast and o.game == "haunted-house" else {}
         self.app = firmware_app.App(root=str(FIRMWARE) + "/", state_root=state_dir,

@@ -296,13 +296,10 @@ def layout(game: str | None) -> Any:
 
 
 def inject(client: Any, msg: dict) -> dict:
-    """A simulated sensor event: the client's inject(), else the generic request."""
-    args: dict[str, Any] = ({"do": "ball", "stair": msg["stair"]} if msg.get("stair") is not None
-                            else {"do": "hit", "target": msg["target"]})
-    fn = getattr(client, "inject", None)
-    if callable(fn):
-        return fn(**args)
-    return client.request("sim", **args)
+    """A simulated sensor event, through the client's sensor injection (``sim`` request)."""
+    if msg.get("stair") is not None:
+        return client.inject("ball", stair=msg["stair"])
+    return client.inject("hit", target=msg["target"])
 
 
 # ---- HTTP ------------------------------------------------------------------------------------

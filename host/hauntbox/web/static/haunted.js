@@ -22,9 +22,16 @@ export function drawHaunted(svg, extra, v, page) {
       fill: lv.id === "top" ? "#2a2140" : lv.id === "middle" ? "#2b1f2a" : "#1d2a22", stroke: "#3b3150" }));
     kids.push(el("text", { x: 16, y: band[lv.id] + 20, fill: "#a79cba", "font-size": 14, "font-weight": 600 }, lv.name));
   });
+  const target = (node, name) => {
+    if (click) {
+      node.setAttribute("class", "click");
+      node.addEventListener("click", () => page.send({ t: "inject", target: name }));
+    }
+    return node;
+  };
   for (const h of L.holes || []) {
     const [x, y] = xy(h.level, h.pos);
-    kids.push(el("circle", { cx: x, cy: y, r: 13, fill: "#050308", stroke: "#55476f" }));
+    kids.push(target(el("circle", { id: h.id, cx: x, cy: y, r: 13, fill: "#050308", stroke: "#55476f" }), h.id));
   }
   for (const r of L.realms || []) {
     const [x, y] = xy(r.level, r.pos);
@@ -33,7 +40,8 @@ export function drawHaunted(svg, extra, v, page) {
   if (L.summoning_circle) {
     const c = L.summoning_circle;
     const [x, y] = xy(c.level, c.pos);
-    kids.push(el("circle", { cx: x, cy: y, r: 20, fill: "none", stroke: "#ff5dd1", "stroke-width": 2, "stroke-dasharray": "4 3" }));
+    kids.push(target(el("circle", { id: "circle", cx: x, cy: y, r: 20, fill: "#ff5dd122", stroke: "#ff5dd1",
+      "stroke-width": 2, "stroke-dasharray": "4 3" }), "circle"));
   }
   const spots = s.spots || {};
   for (const c of L.clue_spots || []) {
@@ -60,7 +68,7 @@ export function drawHaunted(svg, extra, v, page) {
     const g = el("g", { id: `monster-${m.id}`, "data-level": level, class: click ? "click" : "" });
     g.append(el("rect", { x: x - 30, y: y - 17, width: 60, height: 34, rx: 8, fill: MONSTER[m.id] || "#aaa", stroke: "#111" }));
     g.append(el("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#111" }, m.name));
-    if (click) g.addEventListener("click", () => page.send({ t: "inject", target: sid }));
+    if (click) g.addEventListener("click", () => page.send({ t: "inject", target: m.id }));
     kids.push(g);
   }
   svg.setAttribute("viewBox", `0 0 ${W} ${top + levels.length * (H + 8)}`);
