@@ -88,6 +88,8 @@ class WebBoard:
         self.core.on_status = self._on_status  # type: ignore[method-assign]
         self.core.on_text = self._on_text  # type: ignore[method-assign]
         self.log: deque[str] = deque(maxlen=200)
+        self.status = "connecting"          # the Client's word for the link
+        self.status_detail = ""
         self.pages: dict[int, Page] = {}
         self.controller: int | None = None
         self.events: deque[dict] = deque(maxlen=256)
@@ -111,8 +113,12 @@ class WebBoard:
         self._dirty.set()
 
     def _on_status(self, status: str, detail: str) -> None:
+        before = self.status
         self.core_status(status, detail)
-        if status in ("lost", "gone", "reconnecting", "connected", "resync failed"):
+        self.status, self.status_detail = status, detail
+        # Each retry reports again (with the time away): the log says each change once.
+        if status != before and status in ("lost", "gone", "reconnecting", "connected",
+                                            "resync failed"):
             self.log.append(clean(f"-- {status}: {detail} --"))
         self._dirty.set()
 
@@ -144,8 +150,12 @@ class WebBoard:
             game = core.game
             colours = list(core.colours)
             log = list(self.log)
-            status = core.status
         port = getattr(self.client, "port", "") or str(self.port_spec)
+        from hauntbox.client import IN_USE
+
+        status, detail = self.status, self.status_detail
+        if status in ("reconnecting", "lost") and IN_USE in detail:
+            status = "in use"             # the board is there, but another program has the port
         p = None
         if prompt is not None:
             p = {"kind": prompt.get("kind"), "player": prompt.get("player"),
@@ -157,7 +167,8 @@ class WebBoard:
         from hauntbox.client import health_summary
 
         return {
-            "t": "view", "status": status, "port": clean(port), "sim": self.sim,
+            "t": "view", "status": status, "detail": clean(detail), "port": clean(port),
+            "sim": self.sim,
             "holders": [[pid, clean(name)] for pid, name in self.holders],
             "hello": {k: hello.get(k) for k in ("firmware", "build", "games", "proto")},
             "health": clean(health_summary(st or hello) or ""),

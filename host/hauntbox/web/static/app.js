@@ -62,19 +62,21 @@ function setConn(status, text) {
 const STATUS_WORDS = {
   connected: "connected", reconnecting: "reconnecting…", lost: "lost: reconnecting…",
   gone: "gone: the board did not come back", closed: "closed", "resync failed": "resync failed",
-  connecting: "connecting…",
+  connecting: "connecting…", "in use": "another program holds the port",
 };
 
 function render() {
   const v = view;
   const holders = v.holders || [];
   setConn(v.status, `${STATUS_WORDS[v.status] || v.status} · ${v.port}`);
+  $("conn").title = v.detail || "";
   $("game").textContent = v.game || "no game";
   const warn = [];
   if (holders.length)
     warn.push("another program holds the port: " +
       holders.map(([pid, name]) => `${name} (pid ${pid})`).join(", ") +
       " — it takes bytes meant for this page; close it");
+  if (v.status !== "connected" && v.detail) warn.push(`${v.status}: ${v.detail}`);
   if (v.health) warn.push(v.health);
   $("warn").hidden = warn.length === 0;
   $("warn").textContent = warn.join(" · ");
