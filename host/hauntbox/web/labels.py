@@ -122,6 +122,7 @@ def _events() -> dict[str, dict[str, Any]]:
         "round_end": lambda d, n: f"  {n(d[0])} ends round {d[1]}",
         "player_over": lambda d, n: f"  {n(d[0])} has finished the last round",
         "game_over": lambda d, n: "game over: " + (" and ".join(n(p) for p in d[0]) or "shared"),
+        "round_start": lambda d, n: f"  {n(d[0])} starts round {d[1]}",
     }
     hh = {
         "game": lambda d, n: f"new game of Haunted House: {d[1]} players, {n(d[2])} starts",
@@ -133,7 +134,10 @@ def _events() -> dict[str, dict[str, Any]]:
         "summoned": lambda d, n: f"  {n(d[0])}'s die is in the Summoning Circle: an extra die",
         "window": lambda d, n: (f"  turn over ({d[1]}, {d[2]} sensor event(s))" if d[0] == "closed"
                                 else None),
-        "place": lambda d, n: None,
+        "place": lambda d, n: None,          # the LEDs light where the pieces go
+        "placed": lambda d, n: None,         # ... and the board sees each one put there
+        "seen": lambda d, n: None,           # a sensor edge; what it meant follows
+        "clear_spot": lambda d, n: None,
         "place_confirmed": lambda d, n: "  the table is set up",
         "round_end": lambda d, n: f"round {d[0]} over: enter the dice",
         "die_scored": lambda d, n: f"    {n(d[0])} die {d[1]} = {d[3]}",

@@ -106,7 +106,13 @@ class WebBoard:
             self.notches += 1
         self.core_event(msg)
         if msg.get("ev") != "prompt":
-            text = labels.event_text(self.core.game, msg, self.core.colours)
+            # The console fetches the state after Roller Ghoster's rule events; the
+            # page draws every game, so after any effect (merged: VIEW_HZ at most).
+            self.core._need_state = True
+            # Events can come before the hello answer is taken in: the client's hello then.
+            game = self.core.game or ((self.client.hello_info or {}).get("game")
+                                      if self.client is not None else None)
+            text = labels.event_text(game, msg, self.core.colours)
             if text:
                 self.log.append(clean(text))
         self.events.append(msg)

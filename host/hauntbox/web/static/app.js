@@ -41,6 +41,7 @@ function onEvent(msg) {
   const d = Array.isArray(msg.data) ? msg.data : [];
   if (msg.ev === "ball") local.ball[d[0]] = performance.now();
   if (msg.ev === "tilt") local.tilts[d[0]] = d;
+  if (msg.ev === "nudge") delete local.tilts[d[0]];
   if (msg.ev === "game") { local.tilts = {}; local.ball = {}; }
   rollerEvent(msg, page);
   companionEvent(msg, page);

@@ -9,7 +9,7 @@ let tilt = null;                        // the last tilt event: [player, amount,
 export function companionEvent(msg, page) {
   const d = Array.isArray(msg.data) ? msg.data : [];
   if (msg.ev === "tilt") tilt = d;
-  if (msg.ev === "nudge_clear" || msg.ev === "game" || msg.ev === "round_start") tilt = null;
+  if (msg.ev === "nudge" || msg.ev === "game") tilt = null;
 }
 
 function die(x, y, size, label, fill, kept, id) {
@@ -72,8 +72,8 @@ export function drawSuperskill(svg, extra, v, page) {
     if (n) pips(d, x, y, 130, n);
     kids.push(d);
   });
-  if (tilt) kids.push(el("text", { id: "tilt", x: 300, y: 270, "text-anchor": "middle", "font-size": 24,
-    "font-weight": 700, fill: "#ffd166" }, `TILT warning: ${cols[tilt[0]]} nudged ${tilt[1]} (${tilt[2]} over)`));
+  if (tilt) kids.push(el("text", { id: "tilt", x: 300, y: 270, "text-anchor": "middle", "font-size": 20,
+    "font-weight": 700, fill: "#ffd166" }, `TILT! ${cols[tilt[0]]} nudged ${tilt[1]}, the dice differ by ${tilt[2]}`));
   if ((g.winners || []).length)
     kids.push(el("text", { id: "winner", x: 300, y: 310, "text-anchor": "middle", "font-size": 30, "font-weight": 700,
       fill: "#ffd166" }, `${g.winners.map((w) => cols[w]).join(" and ")} win!`));
@@ -81,11 +81,12 @@ export function drawSuperskill(svg, extra, v, page) {
   svg.replaceChildren(...kids);
   // the score card: each player's round, nudges used of the boxes, finished
   const rows = (g.players || []).map((seat, p) => {
-    const [round, done, fin, , nudges, nudged] = seat;
+    const [round, done, fin, namt, nudges] = seat;   // firmware/games/superskill.py Seat
     const t = page.local.tilts[p];
+    // After a nudge the next roll decides: a difference below the nudge is a tilt.
+    const warn = namt ? `TILT WARNING: nudge ${namt}, the next roll decides` : t ? `tilted (nudge ${t[1]}, difference ${t[2]})` : "";
     return [who(cols[p], page.colourOf), done ? "done" : `${round} of ${g.rounds}`,
-      `${nudges} of ${g.nudge_boxes}` + (nudged ? " (this roll)" : ""),
-      done && fin >= 0 ? `roll ${fin}` : "", t ? `tilt (+${t[2]})` : ""];
+      `${nudges} of ${g.nudge_boxes}`, done && fin >= 0 ? `roll ${fin}` : "", warn];
   });
-  extra.replaceChildren(table(["player", "round", "nudges", "finished", "warning"], rows));
+  extra.replaceChildren(table(["player", "round", "nudges", "finished", "tilt"], rows));
 }

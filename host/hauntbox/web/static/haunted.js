@@ -96,7 +96,7 @@ export function drawHaunted(svg, extra, v, page) {
   const active = s.active >= 0 ? cols[s.active] : "nobody";
   info.textContent = `round ${s.round} of ${rounds} · ${s.phase === "round_end" ? "round-end entry" : s.phase}` +
     ` · active: ${active}` + (s.winners && s.winners.length ? ` · winner: ${s.winners.map((w) => cols[w]).join(" and ")}` : "") +
-    (click ? " · click a monster or a clue to score a hit there" : "");
+    (click ? " · click a monster, a clue, a hole or the circle: a die hits it" : "");
   info.id = "hh-info";
   extra.replaceChildren(info, table(head, rows, s.active));
 }
