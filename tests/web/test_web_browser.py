@@ -48,14 +48,7 @@ def ws_exchange(url: str, messages: list[str], origin: str | None = None) -> lis
                             out.append(r)
                             break
                 return out
-    # Playwright's sync API has an event loop on this thread: run ours on another.
-    out: list = []
-    t = threading.Thread(target=lambda: out.append(_catch(lambda: asyncio.run(run()))))
-    t.start()
-    t.join(30)
-    if isinstance(out[0], BaseException):
-        raise out[0]
-    return out[0]
+    return in_thread(run)
 
 
 def _catch(fn):
@@ -63,6 +56,31 @@ def _catch(fn):
         return fn()
     except BaseException as exc:  # noqa: BLE001 - handed back to the test's thread
         return exc
+
+
+def board_view(url: str) -> dict:
+    """The server's view as a new page gets it: the state the board last answered."""
+    import aiohttp
+
+    async def run() -> dict:
+        async with aiohttp.ClientSession() as s:
+            async with s.ws_connect(url.replace("http://", "ws://") + "ws") as ws:
+                while True:
+                    m = json.loads((await ws.receive(timeout=10)).data)
+                    if m["t"] == "view":
+                        return m
+    return in_thread(run)
+
+
+def in_thread(coro_fn):
+    # Playwright's sync API has an event loop on this thread: run ours on another.
+    out: list = []
+    t = threading.Thread(target=lambda: out.append(_catch(lambda: asyncio.run(coro_fn()))))
+    t.start()
+    t.join(30)
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]
 
 
 def wait_status(page, *statuses: str, timeout: float = 15000) -> str:
@@ -87,10 +105,15 @@ def test_roller_ghoster_in_the_browser(tmp_path):
             assert page.inner_text("#role") == "you have the controls"
             assert set(ghosts(page).values()) == {"start"}
             # Play turns by clicking: each roll, then the path when the board asks.
-            for _ in range(8):
+            # ... until a ghost has moved and an arrow roll has turned the tower a notch.
+            for _ in range(20):
                 choose(page)
-                if any(s != "start" for s in ghosts(page).values()):
+                if any(s != "start" for s in ghosts(page).values()) and \
+                        page.get_attribute("#ring", "data-notch") not in (None, "0"):
                     break
+            assert page.get_attribute("#ring", "data-notch") != "0", log_text(page)
+            assert "rotate(45" in page.get_attribute("#ring", "transform")
+            wait_log(page, "the tower turns one notch")
             moved = ghosts(page)
             assert any(s != "start" for s in moved.values()), moved
             assert page.get_attribute("#die", "data-face") != ""
@@ -169,6 +192,12 @@ def test_other_games_in_the_browser(game):
             faces = [page.get_attribute(f"#die-{i}", "data-face") for i in range(8)]
             assert all(faces), faces
             assert "dice 1 " in text
+            # The kept dice drawn are the ones the board keeps (its state's keep bits).
+            st = board_view(url)["state"]
+            assert faces == st["game"]["dice"]
+            kept = [page.get_attribute(f"#die-{i}", "data-kept") == "1" for i in range(8)]
+            assert kept == [bool(st["keep"] >> i & 1) for i in range(8)]
+            assert any(kept) and not all(kept)
         else:
             assert page.locator("#tilt").count() == 1, text
             assert "TILTS" in text

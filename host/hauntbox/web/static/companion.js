@@ -28,15 +28,15 @@ function pips(g, x, y, size, n) {
 
 export function drawBeetlejuice(svg, extra, v, page) {
   const g = (v.state || {}).game || {};
+  const keep = (v.state || {}).keep || 0;       // the controller's bit i: die i kept
   const cols = v.colours;
-  const rolling = new Set(g.rolling || []);
   const kids = [];
   kids.push(el("text", { x: 300, y: 34, "text-anchor": "middle", "font-size": 20, fill: "#ece6f5", "font-weight": 600 },
     `${cols[g.cur] || "?"} · turn ${g.turn} · ${g.phase}`));
   (g.dice || []).forEach((f, i) => {
     const x = 28 + (i % 4) * 142, y = 60 + Math.floor(i / 4) * 142;
     const [word, fill] = BJ_FACE[f] || ["", "#2a2338"];
-    const kept = !!f && !rolling.has(i) && g.phase !== "roll";
+    const kept = !!f && ((keep >> i) & 1) === 1;
     const d = die(x, y, 120, f || "", f ? fill : "#2a2338", kept, `die-${i}`);
     d.append(el("text", { x: x + 60, y: y + 68, "text-anchor": "middle", "font-size": 22, "font-weight": 700,
       fill: "#111" }, word || "·"));

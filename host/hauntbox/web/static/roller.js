@@ -48,7 +48,7 @@ export function drawRoller(svg, extra, v, page) {
   const notches = layout.notches_per_rev || 8;
   let angle = (v.notches % notches) * (360 / notches);
   if (turning) angle += Math.min(1, (now - turning) / 1500) * (360 / notches);
-  const ring = el("g", { transform: `rotate(${angle} ${C} ${C})`, "data-notch": v.notches });
+  const ring = el("g", { id: "ring", transform: `rotate(${angle} ${C} ${C})`, "data-notch": v.notches });
   ring.append(el("circle", { cx: C, cy: C, r: 74, fill: "#2c2340", stroke: "#6b5a92", "stroke-width": 3 }));
   for (let i = 0; i < notches; i++) {
     const [x1, y1] = polar(C, C, 64, i * (360 / notches) - 90);
