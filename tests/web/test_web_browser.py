@@ -202,3 +202,27 @@ def test_other_games_in_the_browser(game):
             assert page.locator("#tilt").count() == 1, text
             assert "TILTS" in text
         assert page.errors == []
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            kids += [int(x) for x in f.read().split()]
+    return kids
+
+
+def test_port_sim_starts_its_board_again_when_it_dies():
+    with web_server("--port", "sim", "--fast") as (server, url), browser() as b:
+        page = open_page(b, url)
+        choose(page, "roll the die")
+        [board] = _children(server.pid)
+        os.kill(board, signal.SIGKILL)
+        wait_status(page, "lost", "reconnecting")
+        wait_log(page, "the simulated board stopped (exit -9): started again")
+        wait_status(page, "connected", timeout=20000)
+        assert _children(server.pid) != [board]
+        # Its saved game waits: the resume prompt, answered by a click.
+        page.locator("#prompt-title", has_text="saved game").wait_for(timeout=10000)
+        choose(page, "resume the saved game")
+        assert page.errors == []

@@ -138,6 +138,20 @@ class WebBoard:
         connect(self.core, self.port_spec, timeout=self.timeout)
         self._dirty.set()
 
+    def restart_board(self) -> None:
+        """The simulated board we started has stopped (killed, crashed): start it
+        again on the same port name and saved-game folder; the client reconnects
+        to it as to a Pico plugged in again, and its saved game waits to resume."""
+        code = self.board.proc.returncode if self.board.proc is not None else None
+        try:
+            self.board.start()
+        except RuntimeError as exc:
+            self.log.append(clean(f"-- the simulated board stopped (exit {code}) and did not "
+                                  f"start again: {str(exc).splitlines()[0]} --"))
+            return
+        self.log.append(f"-- the simulated board stopped (exit {code}): started again --")
+        self._dirty.set()
+
     @property
     def client(self) -> Any:
         return self.core.client
@@ -213,6 +227,8 @@ class WebBoard:
             now = time.monotonic()
             if now - last_holders > HOLDERS_EVERY:
                 last_holders = now
+                if self.board is not None and not self.board.running:
+                    await loop.run_in_executor(None, self.restart_board)
                 port = getattr(self.client, "port", "") if self.client else ""
                 found = (await loop.run_in_executor(None, port_holders, port,
                                                     tuple(self.ignore_pids()))) if port else []
