@@ -435,8 +435,8 @@ def main(argv: list[str] | None = None) -> int:
         print("hauntbox web: --http-port must be 0..65535", file=sys.stderr)
         return 2
     if args.port != "sim" and (args.game or args.sim or args.fast):
-        print("hauntbox web: --game and --sim are for --port sim (a real board runs the game "
-              "it was flashed with; start another from the page)", file=sys.stderr)
+        print("hauntbox web: --game, --fast and --sim are for --port sim (a real board runs the "
+              "game it was flashed with; start another from the page)", file=sys.stderr)
         return 2
     from hauntbox import ports
     from hauntbox.client import ClientError
