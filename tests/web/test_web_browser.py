@@ -212,7 +212,7 @@ def _children(pid: int) -> list[int]:
     return kids
 
 
-def test_port_sim_starts_its_board_again_when_it_dies():
+def test_port_sim_starts_its_board_again_and_another_game_on_its_own_board():
     with web_server("--port", "sim", "--fast") as (server, url), browser() as b:
         page = open_page(b, url)
         choose(page, "roll the die")
@@ -225,4 +225,13 @@ def test_port_sim_starts_its_board_again_when_it_dies():
         # Its saved game waits: the resume prompt, answered by a click.
         page.locator("#prompt-title", has_text="saved game").wait_for(timeout=10000)
         choose(page, "resume the saved game")
+        # Another game from the page: the server starts that game's simulated board.
+        page.select_option("#new-game", "beetlejuice")
+        page.fill("#new-players", "3")
+        page.click("#new-form button")
+        page.locator("#game", has_text="beetlejuice").wait_for(timeout=20000)
+        wait_status(page, "connected", timeout=20000)
+        page.locator("#options button:enabled", has_text="roll the die").wait_for()
+        assert page.locator("table.card tr").count() == 4          # three players
+        assert "expander" not in log_text(page)
         assert page.errors == []

@@ -21,8 +21,11 @@ COMPANION_TITLES = {
     "launch_press": "{who}: press, then flick the die",
     "flight": "{who}'s die is rolling: confirm when it has stopped",
     "place": "set up the table (monsters and clues as shown), then confirm",
-    "face": "{who}: which face did the die show?",
-    "realm": "{who}: which realm?",
+    "face": "round-end entry, {who}: the face of one of your dice",
+    "realm": "round-end entry, {who}: the realm that die lies in",
+    "circle_owner": "whose die is in the Summoning Circle?",
+    "hole_owner": "whose die fell through the hole?",
+    "enter": "round-end entry, {who}",
     "manual": "{who}: what did the die do?",
     "owner": "whose die was it?",
 }
@@ -58,6 +61,12 @@ def option_label(game: str | None, option: Any, colours: list[str]) -> str:
         return "launched"
     if name == "add" and len(o) == 1:
         return "add what the sensors missed"
+    if name == "face" and len(o) > 1:
+        return f"face {o[1]}"
+    if name == "lost" and len(o) == 1:
+        return "lost (off the table)"
+    if name == "realm" and len(o) > 2:
+        return "no realm (x1)" if o[1] == "none" else f"{o[1]} (x{o[2]})"
     if name == "owner" and len(o) > 1:
         return f"{player_name(o[1], colours)}'s die" if o[1] is not None else "nobody's"
     return describe_option(option, colours)

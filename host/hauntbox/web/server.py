@@ -78,6 +78,9 @@ class WebBoard:
         self.sim = sim
         self.timeout = timeout
         self.board = board                  # the SimBoardProcess we started, if any
+        # With --port sim: (game, players) -> the simulated board's arguments for that game.
+        self.switch_board: Any = None
+        self._board_lock = threading.Lock()
         self.ignore_pids = ignore_pids or (lambda: ())
         self.core = ConsoleCore(max_log=400)
         # The console's core keeps the state and prompt; the log here has the
@@ -138,10 +141,49 @@ class WebBoard:
         connect(self.core, self.port_spec, timeout=self.timeout)
         self._dirty.set()
 
+    def _switch(self, game: str, players: int | None) -> dict:
+        """A new game of another game on the simulated board we started: a simulated
+        board of that game's build (its tower, table or companion) is started in
+        its place, as if the players had carried the firmware to the other build.
+        The board's own `new` would load the game without its hardware."""
+        from hauntbox.console import _repo_paths
+
+        _repo_paths()
+        from games.registry import PLAYERS, players_error
+
+        n = players if players is not None else max(PLAYERS[game][0], 2)
+        why = players_error(game, n)
+        if why:
+            return {"ok": False, "text": f"board says: {why}"}
+        assert self.board is not None and self.switch_board is not None
+        with self._board_lock:
+            old = self.board.args
+            self.board.stop()
+            self.board.args = self.switch_board(game, n)
+            try:
+                self.board.start()
+            except RuntimeError as exc:
+                self.board.args = old
+                self.board.start()
+                return {"ok": False, "text": clean(f"the simulated {game} board did not start: "
+                                                   f"{str(exc).splitlines()[-1]}")}
+        self.log.append(clean(f"-- a simulated board of {game} started for the new game --"))
+        return {"ok": True, "text": clean(f"new game of {game}: {n} players (a simulated "
+                                          f"board of {game} started)")}
+
     def restart_board(self) -> None:
         """The simulated board we started has stopped (killed, crashed): start it
         again on the same port name and saved-game folder; the client reconnects
         to it as to a Pico plugged in again, and its saved game waits to resume."""
+        if not self._board_lock.acquire(blocking=False):
+            return                          # a switch to another game is under way
+        try:
+            self._restart_board()
+        finally:
+            self._board_lock.release()
+
+    def _restart_board(self) -> None:
+        assert self.board is not None
         code = self.board.proc.returncode if self.board.proc is not None else None
         try:
             self.board.start()
@@ -227,7 +269,8 @@ class WebBoard:
             now = time.monotonic()
             if now - last_holders > HOLDERS_EVERY:
                 last_holders = now
-                if self.board is not None and not self.board.running:
+                if self.board is not None and not self.board.running \
+                        and not self._board_lock.locked():
                     await loop.run_in_executor(None, self.restart_board)
                 port = getattr(self.client, "port", "") if self.client else ""
                 found = (await loop.run_in_executor(None, port_holders, port,
@@ -285,8 +328,10 @@ class WebBoard:
                 c.act(index=i, player=p.get("player"))
                 text = "chose " + labels.option_label(self.core.game, opts[i], self.core.colours)
             elif t == "new":
-                r = c.new(players=msg.get("players"), start=msg.get("start"),
-                          game=msg.get("game"))
+                g = msg.get("game")
+                if self.switch_board is not None and g is not None and g != self.core.game:
+                    return self._switch(g, msg.get("players"))
+                r = c.new(players=msg.get("players"), start=msg.get("start"), game=g)
                 text = f"new game of {r.get('game')}: {r.get('players')} players"
             elif t == "inject":
                 r = inject(c, msg)
@@ -454,10 +499,17 @@ def main(argv: list[str] | None = None) -> int:
 
         tmp = tempfile.TemporaryDirectory(prefix="hauntbox-web-")
         link = os.path.join(tmp.name, "board")
-        sim_args = ["--game", args.game or "roller-ghoster", "--players", str(args.players),
-                    "--link", link, "--state-dir", os.path.join(tmp.name, "state"), "--quiet",
-                    *(["--fast"] if args.fast else []), *shlex.split(args.sim)]
-        board = SimBoardProcess(sim_args)
+        folder = tmp.name
+
+        def sim_args(game: str, players: int, extra: list[str]) -> list[str]:
+            # One link name for every board (the client reconnects to it); one saved
+            # game folder per game.
+            return ["--game", game, "--players", str(players), "--link", link,
+                    "--state-dir", os.path.join(folder, "state", game), "--quiet",
+                    *(["--fast"] if args.fast else []), *extra]
+
+        board = SimBoardProcess(sim_args(args.game or "roller-ghoster", args.players,
+                                         shlex.split(args.sim)))
         try:
             board.start()
         except RuntimeError as exc:
@@ -482,6 +534,10 @@ def main(argv: list[str] | None = None) -> int:
 
     wb = WebBoard(port_spec, sim=args.port == "sim" or _is_sim_port(args.port),
                   timeout=args.timeout, ignore_pids=board_pids, board=board)
+    if board is not None:
+        # Another game from the page: that game's simulated board (without the --sim
+        # extras, which may be for the first game's build only).
+        wb.switch_board = lambda game, players: sim_args(game, players, [])
     try:
         wb.connect()
     except ClientError as exc:

@@ -13,7 +13,7 @@ export const colourOf = (name) => COLOURS[name] || "#999";
 let ws = null;
 let view = null;
 let tries = 0;
-const local = { ball: {}, tilts: {}, last: null };   // what the events add to the view
+const local = { ball: {}, tilts: {} };   // what the events add to the view: beams lit, tilts
 const page = { send, colourOf, local, canPlay: () => !!view && view.role === "controller" };
 
 function send(msg) {
@@ -32,6 +32,9 @@ function connect() {
   };
   ws.onclose = () => {
     setConn("server gone", "the hauntbox web server is not answering: retrying");
+    // Nothing can be sent now: no button may look as if it would do something.
+    for (const b of document.querySelectorAll("#options button, #new-form button, #take"))
+      b.disabled = true;
     tries += 1;
     setTimeout(connect, Math.min(3000, 300 * tries));
   };
@@ -85,6 +88,7 @@ function render() {
   $("role").textContent = mine ? "you have the controls" :
     (v.controller ? "read-only: another page has the controls" : "read-only");
   $("take").hidden = mine;
+  $("take").disabled = false;
   renderPrompt(v, mine);
   renderLog(v.log || []);
   renderNewForm(v, mine);
@@ -133,11 +137,15 @@ function renderNewForm(v, mine) {
     sel.dataset.games = games.join();
     sel.replaceChildren(...games.map((g) => new Option(g, g)));
   }
-  if (document.activeElement !== sel && v.game) sel.value = v.game;
-  const np = $("new-players");
+  // Filled from the board when its game changes, then left to the player's choice.
   const players = v.state && (v.state.players || (v.state.game && (v.state.game.names || v.state.game.players || []).length)
     || (v.state.scores && v.state.scores.length));
-  if (document.activeElement !== np && players) np.value = typeof players === "number" ? players : players.length;
+  const shown = `${v.game}/${players}`;
+  if (sel.dataset.shown !== shown && v.game) {
+    sel.dataset.shown = shown;
+    sel.value = v.game;
+    if (players) $("new-players").value = players;
+  }
   for (const el of $("new-form").elements) el.disabled = !mine;
 }
 
