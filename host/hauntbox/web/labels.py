@@ -149,6 +149,9 @@ def _events() -> dict[str, dict[str, Any]]:
         "clear_spot": lambda d, n: None,
         "place_confirmed": lambda d, n: "  the table is set up",
         "round_end": lambda d, n: f"round {d[0]} over: enter the dice",
+        "enter_dice": lambda d, n: f"  {n(d[0])}: {d[1]} dice to enter" + (
+            f" ({d[2]} already lost through holes)" if d[2] else ""),
+        "dice_to_enter": lambda d, n: None,
         "die_scored": lambda d, n: f"    {n(d[0])} die {d[1]} = {d[3]}",
         "round_scored": lambda d, n: f"  {n(d[1])}: dice {d[2]} + monsters {d[3]} = {d[4]}",
         "final_score": lambda d, n: f"  {n(d[0])}: {d[1]} points",
