@@ -131,5 +131,9 @@ export function drawRoller(svg, extra, v, page) {
   const info = document.createElement("p");
   info.textContent = `turn: ${cols[s.turn] || "?"} · phase ${s.phase} · tower turned ${v.notches} notch(es)` +
     (v.rotating ? " · turning…" : "") + (v.sim && page.canPlay() ? " · click a staircase to drop a ball" : "");
-  extra.replaceChildren(info, table(["ghost", "space"], rows, s.turn));
+  const key = document.createElement("p");
+  key.className = "key";
+  key.textContent = "inner ring of steps: the wall path (safe) · outer ring (purple): the outer path, " +
+    "knocked into the trench by a ball down that staircase · gold: star steps · x: broken step";
+  extra.replaceChildren(info, key, table(["ghost", "space"], rows, s.turn));
 }
