@@ -134,6 +134,7 @@ def play_beetlejuice(page: Any) -> None:
     choose(page, "roll the die")
     page.wait_for_selector("#die-0:not([data-face=''])")
     choose(page, "roll dice")                       # keep the first die, roll the others
+    page.locator("#log li", has_text="dice ").nth(1).wait_for()   # the reroll's dice came
 
 
 def play_superskill(page: Any) -> None:

@@ -18,6 +18,7 @@ import json
 import os
 import signal
 import threading
+import time
 
 
 import pytest
@@ -189,14 +190,20 @@ def test_other_games_in_the_browser(game):
             assert "hit medusa" in page.inner_text("table.card")
             assert page.get_attribute("#clue_top_left", "data-clue") == "0"
         elif game == "beetlejuice":
-            faces = [page.get_attribute(f"#die-{i}", "data-face") for i in range(8)]
-            assert all(faces), faces
             assert "dice 1 " in text
-            # The kept dice drawn are the ones the board keeps (its state's keep bits).
-            st = board_view(url)["state"]
+            # The faces and kept dice drawn are the board's (its state's dice and keep
+            # bits), once the page has drawn the view the server got after the reroll.
+            for _ in range(50):
+                faces = [page.get_attribute(f"#die-{i}", "data-face") for i in range(8)]
+                kept = [page.get_attribute(f"#die-{i}", "data-kept") == "1" for i in range(8)]
+                st = board_view(url)["state"]
+                want = [bool(st["keep"] >> i & 1) for i in range(8)]
+                if faces == st["game"]["dice"] and kept == want:
+                    break
+                time.sleep(0.1)
+            assert all(faces), faces
             assert faces == st["game"]["dice"]
-            kept = [page.get_attribute(f"#die-{i}", "data-kept") == "1" for i in range(8)]
-            assert kept == [bool(st["keep"] >> i & 1) for i in range(8)]
+            assert kept == want
             assert any(kept) and not all(kept)
         else:
             assert page.locator("#tilt").count() == 1, text
