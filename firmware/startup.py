@@ -81,6 +81,27 @@ def boot_check(app):
         unload("faultlog")
 
 
+# Save files of earlier firmware, named before every game had one name
+# (roller-ghoster, haunted-house): renamed once, so a game saved by it resumes.
+OLD_SAVE_NAMES = {"roller-ghoster": "roller_ghoster", "haunted-house": "haunted_house"}
+
+
+def _adopt_old_save(store, name):
+    old = OLD_SAVE_NAMES.get(name)
+    if old is None:
+        return
+    import os
+    try:
+        os.stat(store.path(name))
+        return                          # a save under the new name wins
+    except OSError:
+        pass
+    try:
+        os.rename(store.path(old), store.path(name))
+    except OSError:
+        pass                            # none: nothing to adopt
+
+
 def start_game(app, players, start, resume, options):
     # Resume the saved game if there is a valid one; otherwise start fresh.
     # Returns True if a game was resumed. Never raises on a bad save file:
@@ -89,6 +110,7 @@ def start_game(app, players, start, resume, options):
     c = app.controller
     saved = None
     if resume:
+        _adopt_old_save(app.store, c.save_name)
         try:
             saved = app.store.load(c.save_name)
         except ValueError as e:

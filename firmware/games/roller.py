@@ -11,15 +11,15 @@ from devices.tower import JAM
 from games.events import report_leds
 from ram import unload
 
-SAVE_NAME = "roller_ghoster"
+SAVE_NAME = "roller-ghoster"
 
 
 def create(app):
     from devices.roller_build import build_roller
     from games.decide import Decider
-    layout_cfg = app.read_json("data/roller_ghoster.json")
+    layout_cfg = app.read_json("data/roller-ghoster.json")
     try:
-        build = build_roller(app.open_board("roller_ghoster"), layout_cfg, app.settings)
+        build = build_roller(app.open_board("roller-ghoster"), layout_cfg, app.settings)
     finally:
         unload("devices.roller_build")      # wiring is done once: not kept in RAM
     decider = Decider(build.panel, app.bus)

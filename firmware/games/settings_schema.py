@@ -38,7 +38,7 @@ ORDER = ("game", "players", "brightness", "settle_ms", "reservoir", "watchdog", 
 GAME_DEFAULT = "roller-ghoster"     # as games/settings.py DEFAULTS
 PLAYERS_DEFAULT = 4
 # The servo pulses a build uses when no setting says otherwise: the pin map's
-# (boards/roller_ghoster.json "servo"; a test keeps both the same).
+# (boards/roller-ghoster.json "servo"; a test keeps both the same).
 SERVO_DEFAULTS = {"min_ns": 1000000, "max_ns": 2000000, "stop_ns": 1500000,
                   "forward_ns": 1300000}
 

@@ -83,7 +83,7 @@ def board_picture(game: str | None, state: Any, colours: list[str]) -> str:
 
             from hauntbox_fw.build import FIRMWARE_DIR
 
-            with open(os.path.join(FIRMWARE_DIR, "data", "roller_ghoster.json")) as f:
+            with open(os.path.join(FIRMWARE_DIR, "data", "roller-ghoster.json")) as f:
                 layout = json.load(f)
             g = RollerGhoster.from_dict(layout, state)
             from hauntbox_sim.views.names import ROLLER_LEGEND

@@ -34,7 +34,7 @@ def game_colours(game: str | None = "roller-ghoster") -> list[str]:
     try:
         from hauntbox_fw.build import FIRMWARE_DIR
 
-        name = (game or "roller-ghoster").replace("-", "_")
+        name = game or "roller-ghoster"     # the data file is named after the game
         data = json.loads((Path(FIRMWARE_DIR) / "data" / f"{name}.json").read_text())
         cols = data["players"]["colours"]
         if isinstance(cols, list) and all(isinstance(c, str) for c in cols):

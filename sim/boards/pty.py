@@ -21,6 +21,7 @@ last N seats are simulated players pressing the simulated buttons.
 """
 from __future__ import annotations
 
+from hauntbox_fw.games import game_arg
 import argparse
 import asyncio
 import json
@@ -274,7 +275,7 @@ class PtyBoard:
         for spec in o.faults:
             parse_fault(spec, faults)
         import app as firmware_app  # the unmodified firmware module
-        pinmap = json.loads((FIRMWARE / "boards/roller_ghoster.json").read_text())
+        pinmap = json.loads((FIRMWARE / "boards/roller-ghoster.json").read_text())
         self.app = firmware_app.App(root=str(FIRMWARE) + "/", state_root=state_dir,
                                     settings={"reservoir": o.reservoir}, seed=o.seed,
                                     game=o.game)
@@ -423,7 +424,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "`hauntbox console --port PATH` and `hauntbox monitor` connect to it as "
                     "to a Pico.")
     p.add_argument("--pty", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--game", choices=GAMES, default="roller-ghoster")
+    p.add_argument("--game", type=game_arg, default="roller-ghoster",
+                   help="roller-ghoster, haunted-house, beetlejuice or superskill")
     p.add_argument("--players", type=int, default=2, help="players of the first game (2-4)")
     p.add_argument("--seed", type=int, default=1, help="seed for the dice and the physical model")
     p.add_argument("--bots", type=int, default=0, metavar="N",

@@ -23,6 +23,7 @@ with no native build step that is not already on PyPI.
 
 from __future__ import annotations
 
+from hauntbox_fw.games import game_arg
 import argparse
 import asyncio
 import json
@@ -366,7 +367,7 @@ def layout(game: str | None) -> Any:
 
         try:
             data = json.loads((Path(FIRMWARE_DIR) / "data" /
-                               f"{game.replace('-', '_')}.json").read_text())
+                               f"{game}.json").read_text())
             _LAYOUTS[game] = {k: data.get(k) for k in LAYOUT_KEYS[game]}
         except (OSError, ValueError):
             _LAYOUTS[game] = None
@@ -452,7 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", default="auto",
                    help="serial port; 'auto' finds the Pico by USB id (default); 'sim' starts a "
                         "simulated board on a pseudo-terminal")
-    p.add_argument("--game", choices=GAMES, default=None,
+    p.add_argument("--game", type=game_arg, default=None,
                    help="with --port sim: the game of the simulated board (default roller-ghoster)")
     p.add_argument("--players", type=int, default=2,
                    help="with --port sim: players of the first game (default 2)")

@@ -90,7 +90,7 @@ def test_reset_mid_game_resumes_from_the_last_completed_turn(tmp_path):
     s.app.bus.subscribe(cut)
     with pytest.raises(runtime.BoardReset):
         s.run()
-    saved = json.loads((tmp_path / "roller_ghoster.json").read_text())
+    saved = json.loads((tmp_path / "roller-ghoster.json").read_text())
     # The state on flash is the one after the 15th completed turn.
     assert saved["game"]["phase"] == "roll"
     s2 = RollerSim(players=4, seed=99, state_dir=str(tmp_path))
@@ -106,14 +106,14 @@ def test_reset_mid_game_resumes_from_the_last_completed_turn(tmp_path):
                          "players": 2, "pos": ["1w1", "1w1"], "turn": 0, "phase": "roll", "face": None,
                          "winner": None}})])
 def test_corrupt_save_is_set_aside_and_a_fresh_game_starts(tmp_path, content):
-    (tmp_path / "roller_ghoster.json").write_text(content)
+    (tmp_path / "roller-ghoster.json").write_text(content)
     s = RollerSim(players=2, seed=1, state_dir=str(tmp_path))
     events = []
     s.app.bus.subscribe(events.append)
     resumed = s.app.start_game(2, 0, resume=True)
     assert not resumed
     assert any(e[0] == "fault" and e[1] == "state_bad" for e in events)
-    assert (tmp_path / "roller_ghoster.json.bad").read_text() == content
+    assert (tmp_path / "roller-ghoster.json.bad").read_text() == content
     assert s.app.controller.game.pos == ["start", "start"]
 
 
@@ -176,7 +176,7 @@ def test_boot_offers_to_resume_the_saved_game(tmp_path, answer, resumed):
     s.app.bus.subscribe(cut)
     with pytest.raises(runtime.BoardReset):
         s.run()
-    saved = json.loads((tmp_path / "roller_ghoster.json").read_text())["game"]
+    saved = json.loads((tmp_path / "roller-ghoster.json").read_text())["game"]
     s2 = RollerSim(players=3, seed=4, state_dir=str(tmp_path))
     seen = []
     s2.people.choose = lambda kind, player, options, _orig=s2.people.choose: (
