@@ -217,3 +217,23 @@ def test_after_a_game_roll_starts_another_and_the_host_can_too():
     games = [e for e in events if e[0] == "game"]
     assert [g[2] for g in games][:3] == [2, 2, 3]
     assert games[2][3] == 1
+
+
+def test_physical_die_the_players_enter_every_face_with_the_buttons():
+    # The physical die setting: each roll is the face the players entered
+    # (LEFT/RIGHT, ROLL), never one the firmware drew; the game plays out.
+    s, events, winner = play(players=3, seed=5, noise="all",
+                             settings={"roller-ghoster.die": "physical"})
+    rolls = [e[2] for e in kinds(events, "roll")]
+    assert rolls and rolls == s.people.faces
+    asked = [e for e in kinds(events, "prompt") if e[1] == "die" and e[4] == 0]
+    assert len(asked) == len(rolls)
+    assert not [e for e in kinds(events, "prompt") if e[1] == "roll"]
+    assert winner is not None and s.app.controller.game.winner == winner
+    assert not kinds(events, "fault")
+
+
+def test_electronic_die_stays_the_default():
+    s, events, winner = play(players=2, seed=5, noise="none")
+    assert kinds(events, "roll") and not [e for e in kinds(events, "prompt") if e[1] == "die"]
+    assert s.people.faces == []
