@@ -126,12 +126,14 @@ def test_host_choice_is_validated_against_the_prompt():
     assert d.offer(["move", "outer"]) is None
 
 
-def test_safe_boot_when_menu_is_held_at_power_up():
+def test_menu_at_power_up_is_the_service_mode_and_menu_with_roll_safe_boot():
     s = RollerSim(players=2, seed=1)
     assert not s.app.safe_boot_requested()
     from sim.fakes import machine
     machine.pin(s.pinmap["pins"]["btn_menu"]["gpio"]).sim_drive(0)
-    assert s.app.safe_boot_requested()
+    assert s.app.boot_buttons() == "service" and not s.app.safe_boot_requested()
+    machine.pin(s.pinmap["pins"]["btn_roll"]["gpio"]).sim_drive(0)
+    assert s.app.boot_buttons() == "safe" and s.app.safe_boot_requested()
 
 
 def test_dead_receiver_fails_the_emitter_test_and_players_are_asked_about_it():
