@@ -50,12 +50,16 @@ class Left(Exception):
 
 
 def _strips(app):
+    # [(name, strip)]: each LED chain of the build once (Haunted House's
+    # `strip` is its score chain), named after its part.
     b = getattr(app.controller, "build", None)
     out = []
-    for name in ("strip", "spot_strip"):
-        s = getattr(b, name, None)
-        if s is not None and s not in out:
-            out.append((name, s))
+    seen = []
+    for attr in ("score_strip", "spot_strip", "strip"):
+        s = getattr(b, attr, None)
+        if s is not None and s not in seen:
+            seen.append(s)
+            out.append((attr[:-6] if attr != "strip" else attr, s))
     return out
 
 
@@ -85,8 +89,7 @@ def steps_for(app):
                     out.append(("sensor." + ln.name, "sensor", (e, i)))
     strips = _strips(app)
     for name, s in strips:
-        out.append(("leds" if len(strips) == 1 else "leds." + name.replace("_strip", ""),
-                    "leds", s))
+        out.append(("leds" if len(strips) == 1 else "leds." + name, "leds", s))
     return out
 
 

@@ -61,13 +61,25 @@ def servo_duty(s):
 
 
 async def with_hands(app, maker):
-    # The service mode and the maker's hands side by side.
-    hands = asyncio.create_task(maker())
+    # The service mode and the maker's hands side by side; a failed check in
+    # the hands ends the mode and is raised.
+    err = []
+
+    async def guarded():
+        try:
+            await maker()
+        except Exception as e:
+            err.append(e)
+            if app.service is not None:
+                app.service.request("leave")
+
+    hands = asyncio.create_task(guarded())
     try:
         await app.run_service()
     finally:
         hands.cancel()
-    return hands
+    if err:
+        raise err[0]
 
 
 def test_roller_every_step_walked_with_the_buttons_beams_and_notch():
@@ -260,3 +272,77 @@ def test_the_host_enters_runs_a_step_and_leaves_during_a_game():
     assert seen["during"] == seen["turns"]      # the game did not move meanwhile
     assert winner is not None
     assert runtime.irq_errors == []
+
+
+def test_haunted_house_expanders_sensors_and_both_chains():
+    from sim.haunted_board import HauntedSim
+    s = HauntedSim(players=2, seed=1)
+    s.app.bus.unsubscribe(s.people.on_event)
+    events = []
+    s.app.bus.subscribe(events.append)
+    lines = s.table.lines
+
+    def flip(name):
+        lines[name].base = not lines[name].base
+        lines[name].update()
+
+    async def maker():
+        await asyncio.sleep_ms(50)
+        m = s.app.service
+        names = m.names()
+        assert names[0] == "buttons" and names[1] == "expander.exp_a"
+        assert names[-2:] == ["leds.score", "leds.spot"]
+        assert len([n for n in names if n.startswith("sensor.")]) == 20
+        for step, act in (("expander.exp_a", None), ("sensor.attic_hole", "attic_hole"),
+                          ("sensor.medusa_top", "medusa_top"), ("leds.spot", None)):
+            assert m.request("run", step) is None
+            if act:
+                while m.running != step:
+                    await asyncio.sleep_ms(10)
+                flip(act)                       # a hit (or a standee lifted off) ...
+                await asyncio.sleep_ms(100)
+                flip(act)                       # ... and back
+            for _ in range(200):
+                if step in results(events):
+                    break
+                await asyncio.sleep_ms(50)
+            await asyncio.sleep_ms(800)         # its result shown
+        s.chips["exp_b"].responding = False     # a loose cable
+        assert m.request("run", "expander.exp_b") is None
+        await asyncio.sleep_ms(1000)
+        assert m.request("run", "sensor.launch") is None
+        await asyncio.sleep_ms(1000)
+        assert m.request("leave") is None
+
+    sim_install.run(with_hands(s.app, maker))
+    assert results(events) == {
+        "expander.exp_a": "ok", "sensor.attic_hole": "ok", "sensor.medusa_top": "ok",
+        "leds.spot": "ok", "expander.exp_b": "no answer at 0x21",
+        "sensor.launch": "its expander exp_b does not answer"}
+    faults = [e[2] for e in events if e[0] == "fault" and e[1] == "service"]
+    assert faults == ["expander.exp_b: no answer at 0x21",
+                      "sensor.launch: its expander exp_b does not answer"]
+
+
+def test_companion_buttons_and_leds():
+    from sim.companion_board import CompanionSim
+    s = CompanionSim(game="superskill", players=2, seed=1)
+    s.app.bus.unsubscribe(s.people.on_event)
+    events = []
+    s.app.bus.subscribe(events.append)
+    h = Hands(s)
+
+    async def maker():
+        await asyncio.sleep_ms(50)
+        assert s.app.service.names() == ["buttons", "leds"]
+        await h.press("roll")
+        for b in ("roll", "left", "right"):
+            await h.press(b)
+        await asyncio.sleep_ms(21000)           # MENU never pressed: a broken button
+        await h.press("right")
+        await h.press("roll")                   # leds: 64 in turn
+        await asyncio.sleep_ms(64 * 80 + 1500)
+        await h.press("menu")
+
+    sim_install.run(with_hands(s.app, maker))
+    assert results(events) == {"buttons": "menu: no press within 20 s", "leds": "ok"}
