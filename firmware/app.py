@@ -181,6 +181,7 @@ class App:
         finally:
             self.service = None
             unload("games.service_mode")
+            unload("games.service")     # its helpers: loaded again when the host asks
             self.servo_off()
             if self.fault_new:
                 self.write_health()     # the failed steps into the fault log on flash

@@ -492,6 +492,7 @@ def service(proto, msg):
             names = [s[0] for s in steps_for(app)]
         finally:
             unload("games.service_mode")
+            unload("games.service")
         return {"active": False, "steps": names}
     if op == "enter":
         if m is not None:
