@@ -158,6 +158,7 @@ class ServiceMode:
         finally:
             self.running = None
             self.servo_off()
+            self._resync()
             self.bus.publish(("service", "leave", self.summary()))
             for _name, s in _strips(self.app):
                 s.fill(OFF)         # the game draws its own picture again
@@ -459,6 +460,17 @@ class ServiceMode:
         return "ok"
 
     # ---- every way out -------------------------------------------------------------
+
+    def _resync(self):
+        # The steps read and reconfigured the expanders behind the table's
+        # back: it configures them and learns their levels again, as at
+        # power-up, before its task runs again.
+        table = getattr(getattr(self.app.controller, "build", None), "table", None)
+        if table is not None:
+            try:
+                table.start()
+            except Exception:  # noqa: BLE001 - on the way out: keep going
+                pass
 
     def servo_off(self):
         t = service.tower_of(self.app)

@@ -346,3 +346,46 @@ def test_companion_buttons_and_leds():
 
     sim_install.run(with_hands(s.app, maker))
     assert results(events) == {"buttons": "menu: no press within 20 s", "leds": "ok"}
+
+
+def test_haunted_house_game_goes_on_after_the_host_used_the_service_mode():
+    # Entered between turns from the host, a sensor hit in it: afterwards the
+    # table task counts hits again and the simulated players finish the game.
+    from sim.haunted_board import HauntedSim
+    s = HauntedSim(players=2, seed=2)
+    events = []
+    s.app.bus.subscribe(events.append)
+    lines = s.table.lines
+    done = {}
+
+    async def host():
+        while True:
+            await asyncio.sleep_ms(20)
+            if s.app.controller.sensors_live() is None and s.app.request_service() is None:
+                break
+        while s.app.service is None:
+            await asyncio.sleep_ms(10)
+        m = s.app.service
+        assert m.request("run", "sensor.attic_hole") is None
+        while m.running != "sensor.attic_hole":
+            await asyncio.sleep_ms(10)
+        lines["attic_hole"].base = True
+        lines["attic_hole"].update()
+        await asyncio.sleep_ms(100)
+        lines["attic_hole"].base = False
+        lines["attic_hole"].update()
+        await asyncio.sleep_ms(1000)
+        done["turns"] = s.app.controller.turns
+        assert m.request("leave") is None
+
+    async def go():
+        t = asyncio.create_task(host())
+        w = await s.app.main_async(2, 0, False)
+        await t
+        return w
+
+    sim_install.run(go())
+    assert results(events) == {"sensor.attic_hole": "ok"}
+    assert s.app.controller.game.is_over()
+    assert s.app.controller.turns > done["turns"]
+    assert not [e for e in events if e[0] == "fault" and e[1] != "service"]
