@@ -47,8 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed for dice and the physical model")
     p.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all",
                    help="sensor noise to inject (default: all)")
-    p.add_argument("--policy", action="append", choices=("random", "safe", "bold"),
-                   help="bot policy per seat (repeat; cycles)")
+    p.add_argument("--policy", action="append",
+                   help="bot policy per seat (repeat, or a comma list; cycles): Roller Ghoster "
+                        "and Haunted House random|safe|bold, beetlejuice heuristic|random, "
+                        "superskill lookahead|greedy|random")
     p.add_argument("--fault", action="append", default=[],
                    help="inject a fault: jam, stuck-beam:K, dead-beam:K, dead-notch, missing-balls; "
                         "Haunted House: expander-down:CHIP@LAUNCH+N (e.g. expander-down:exp_b@3+2)")
@@ -57,18 +59,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--view", action="store_true", help="draw the board after every turn")
     p.add_argument("--state-dir", help="where the board keeps its saved game (default: temporary)")
     p.add_argument("--mode", help="beetlejuice: who draws the cards, firmware|enter")
-    p.add_argument("--bot", action="append", help="companion bot per seat (repeat; cycles): "
-                   "beetlejuice heuristic|random, superskill lookahead|greedy|random")
+    p.add_argument("--bot", action="append", help=argparse.SUPPRESS)   # the old --policy
+    p.epilog = ("exit codes: 0 the game was played; 1 it did not finish; 2 bad options; "
+                "130 stopped with Ctrl-C")
     return p
+
+
+POLICIES = {"roller-ghoster": ("random", "safe", "bold"), "haunted-house": ("random", "safe", "bold"),
+            "beetlejuice": ("heuristic", "random"), "superskill": ("lookahead", "greedy", "random")}
 
 
 def check_options(args) -> str | None:
     """An option that does not apply to the game asked for: said, not ignored."""
     if args.view and args.game in ("beetlejuice", "superskill"):
         return f"--view draws Roller Ghoster and Haunted House only, not {args.game}"
-    if getattr(args, "bot", None) and args.game in ("roller-ghoster", "haunted-house"):
-        return (f"--bot is for beetlejuice and superskill; {args.game}'s players take "
-                "--policy random|safe|bold")
+    if getattr(args, "bot", None):
+        # One flag name for every game: --bot was the companions' spelling.
+        print("hauntbox sim: --bot is now --policy (the old name still works, for now)",
+              file=sys.stderr)
+        args.policy = (args.policy or []) + args.bot
+    pols = [x.strip() for v in (args.policy or []) for x in v.split(",") if x.strip()]
+    for x in pols:
+        if x not in POLICIES[args.game]:
+            return (f"--policy {x}: {args.game}'s bots play "
+                    f"{' | '.join(POLICIES[args.game])}")
+    args.policy = pols or None
+    args.bot = args.policy if args.game in ("beetlejuice", "superskill") else None
     if getattr(args, "fault", None) and args.game in ("beetlejuice", "superskill"):
         return f"--fault: no faults are modelled for {args.game}"
     return None
@@ -80,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         print(f"hauntbox sim: {bad}", file=sys.stderr)
         return 2
+    if args.view and not args.quiet:
+        from hauntbox.names import HAUNTED_LEGEND, ROLLER_LEGEND
+        print(HAUNTED_LEGEND if args.game == "haunted-house" else ROLLER_LEGEND)
     if args.game == "haunted-house":
         from sim.haunted_board import run_cli
         return run_cli(args)

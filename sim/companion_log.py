@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from hauntbox.names import beetlejuice_card, winners
+
 SHORT = {"roach": "roach", "ghost": "ghost", "corpse": "corpse", "barbara": "Barbara",
          "adam": "Adam", "bj": "BJ"}
 
@@ -34,15 +36,8 @@ class BeetlejuiceLog(_Log):
         self.rolls = 0
 
     def card(self, cid: str) -> str:
-        c = self.cfg.card.get(cid)
-        if c is None:
-            return cid
-        if "need" in c:
-            if c["handbook"]:
-                return f"{cid} (Handbook)"
-            alts = [" + ".join(f"{k} {SHORT.get(s, s)}" for s, k in alt.items()) for alt in c["need"]]
-            return f"{cid} ({' or '.join(alts)}, {c['points']} pts)"
-        return f"{cid} ({c['skulls']} skull{'s' if c['skulls'] > 1 else ''}: {c['effect']})"
+        # In words, without the card's id (the id stays in the event's JSON).
+        return beetlejuice_card(self.cfg.card.get(cid), cid, SHORT)
 
     def __call__(self, ev: tuple) -> None:
         k = ev[0]
@@ -57,9 +52,9 @@ class BeetlejuiceLog(_Log):
             self.rolls = 0
             self.emit(f"Turn {ev[2]}: {n(ev[1])}")
         elif k == "bj_card":
-            self.emit(f"  {n(ev[1])} draws Beetlejuice card {self.card(ev[2])}")
+            self.emit(f"  {n(ev[1])} draws {self.card(ev[2])}")
         elif k == "replace_residents":
-            self.emit(f"  the Residents are replaced ({', '.join(ev[1])} go under the pile)")
+            self.emit(f"  the Residents are replaced ({len(ev[1])} go under the pile)")
         elif k == "rolled":
             what = "rerolls" if self.rolls else "rolls"
             self.rolls += 1
@@ -83,12 +78,12 @@ class BeetlejuiceLog(_Log):
         elif k == "banished":
             self.emit("  Beetlejuice is banished back to his grave")
         elif k == "passed":
-            self.emit(f"  {n(ev[1])} hands {ev[2]} to {n(ev[3])}")
+            self.emit(f"  {n(ev[1])} hands {self.card(ev[2])} to {n(ev[3])}")
         elif k == "game_over":
             if ev[1] == "bj":
                 self.emit("BEETLEJUICE scared five Residents: he wins, everyone loses!")
             else:
-                self.emit("Game over: " + " and ".join(n(p).upper() for p in ev[2]) + " win(s)!")
+                self.emit("Game over: " + winners([n(p) for p in ev[2]]))
         elif k == "versus_bj":
             self.emit(f"  {n(ev[1])}: {ev[2]} points against Beetlejuice's {ev[3]}")
         elif k == "fault":
@@ -127,7 +122,7 @@ class SuperSkillLog(_Log):
             self.emit("The players enter the winner: " + (n(ev[1]) if ev[1] is not None else "a tie"))
         elif k == "game_over":
             w = list(ev[1]) if ev[1] else []
-            self.emit("Game over: " + (" and ".join(n(p).upper() for p in w) + " win(s)!" if w else "shared"))
+            self.emit("Game over: " + (winners([n(p) for p in w]) if w else "shared"))
         elif k == "fault":
             self.emit(f"  FAULT {ev[1]}: {ev[2]}")
         elif k == "rejected":

@@ -64,6 +64,7 @@ class FdTransport:
         self.pauses = 0                 # times reading stopped for waiting replies
         self.loop: asyncio.AbstractEventLoop | None = None
         self.link: Any = None
+        self.filter: Any = None
         self._writer_on = False
         self._reader_on = False
 
@@ -96,6 +97,8 @@ class FdTransport:
             return
         except OSError:
             return  # EIO: no terminal side; nothing to read
+        if data and self.filter is not None:
+            data = self.filter(data)      # sim/inject.py answers the `sim` requests
         if data and self.link is not None:
             self.link.receive(data)
 
@@ -287,6 +290,10 @@ class PtyBoard:
         if die is not None:
             c.die_show_ms = die
         self.tower = TowerModel(pins, cfg, seed=o.seed, faults=faults)
+        if self.transport is not None:
+            from sim.inject import Injector, SimRequests
+            self.transport.filter = SimRequests(Injector(runtime.clock(), pinmap, tower=self.tower),
+                                                self.transport.write_reply).feed
         n = o.players
         seats = set(range(max(0, n - o.bots), n)) if o.bots else set()
         if o.bots >= n:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from hauntbox.names import space_name as sp
+
 FACE_NAMES = {"1": "1", "2": "2", "3": "3", "1a": "1 + arrow", "2a": "2 + arrow", "ghost": "the ghost"}
 
 
@@ -34,15 +36,15 @@ class RollerLog:
             self.turn_no += 1
             self.emit(f"Turn {self.turn_no}: {n(ev[1])} rolls {FACE_NAMES.get(ev[2], ev[2])}")
         elif kind == "move":
-            self.emit(f"  {n(ev[1])} moves {ev[2]} -> {ev[3]}")
+            self.emit(f"  {n(ev[1])} moves from {sp(ev[2])} to {sp(ev[3])}")
         elif kind == "skip":
-            self.emit(f"  {n(ev[1])} finds {ev[2]} taken, goes on to {ev[3]}")
+            self.emit(f"  {n(ev[1])} finds {sp(ev[2])} taken, goes on to {sp(ev[3])}")
         elif kind == "slide":
-            self.emit(f"  {n(ev[1])} ends on the broken step {ev[2]} and slides to {ev[3]}")
+            self.emit(f"  {n(ev[1])} ends on a broken step ({sp(ev[2])}) and slides to {sp(ev[3])}")
         elif kind == "climb":
-            self.emit(f"  {n(ev[1])} climbs out of trench {ev[2]} onto {ev[3]}")
+            self.emit(f"  {n(ev[1])} climbs out of {sp(ev[2])} onto {sp(ev[3])}")
         elif kind == "stay":
-            self.emit(f"  {n(ev[1])} stays in trench {ev[2]}")
+            self.emit(f"  {n(ev[1])} stays in {sp(ev[2])}")
         elif kind == "rotate":
             self.emit("  the tower turns one notch...")
         elif kind == "ball":
@@ -51,7 +53,7 @@ class RollerLog:
             seen = [f"staircase {k + 1} x{c}" for k, c in enumerate(ev[1]) if c]
             self.emit("  balls down: " + (", ".join(seen) if seen else "none"))
         elif kind == "hit":
-            self.emit(f"  {n(ev[1])} is knocked off {ev[2]} into trench {ev[3]}")
+            self.emit(f"  {n(ev[1])} is knocked off {sp(ev[2])} into {sp(ev[3])}")
         elif kind == "fault":
             self.emit(f"  FAULT {ev[1]}: {ev[2]}")
         elif kind == "reservoir":

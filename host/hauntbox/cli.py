@@ -1,11 +1,14 @@
 """The ``hauntbox`` command: one entry point for every host tool.
 
+    hauntbox devs [--all] [--hello]                 the boards plugged in (USB id 0x2E8A)
     hauntbox flash [--dry-run] [--port auto|PATH]   build and copy the firmware (docs/flashing.md)
     hauntbox console [--port auto|PATH|sim]         play and watch a board (docs/console.md)
     hauntbox monitor [--port ...] [--json]          print a board's events
     hauntbox sim [...]                              a whole game on the simulated board
     hauntbox sim --pty [...]                        the simulated board on a pseudo-terminal
     hauntbox sim --pico [--pty] [...]               the same on the emulated Pico (official rp2 firmware)
+    hauntbox repl [--port ...]                      mpremote's REPL on the board, then back to the game
+    hauntbox fs ls|cat|get PATH [--port ...]        the files on the board (mpremote)
     hauntbox pins ...                               pin maps
     hauntbox check ...                              simulator accuracy checks
     hauntbox stats beetlejuice|superskill ...       statistics over many simulated games
@@ -32,6 +35,12 @@ DELEGATES: dict[str, tuple[str, str]] = {
     "sim": ("sim.cli", "play a game on the simulated board; --pty: serve it on a pseudo-terminal"),
     "pins": ("hauntbox.pinmap", "show and check the pin maps of the hardware builds"),
     "check": ("sim.checks", "accuracy checks of the firmware's sensing on the simulator"),
+}
+#: name -> help; hauntbox.boards.main_for(name, argv) does the work (thin mpremote wrappers).
+BOARD_TOOLS: dict[str, str] = {
+    "devs": "list the boards plugged in (serial ports with the Pico's USB id 0x2E8A)",
+    "repl": "mpremote's REPL on the board (Ctrl-] leaves), then back to the game",
+    "fs": "the files on the board: ls [PATH], cat PATH, get PATH [DEST] (mpremote)",
 }
 #: name -> (module pattern, help, games)
 PER_GAME: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -83,6 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, text) in DELEGATES.items():
         sub.add_parser(name, help=text, add_help=False)
+    for name, text in BOARD_TOOLS.items():
+        sub.add_parser(name, help=text, add_help=False)
     for name, (_, text, games) in PER_GAME.items():
         sub.add_parser(name, help=f"{text}: {' | '.join(games)}", add_help=False)
     return p
@@ -101,6 +112,11 @@ def _run(name: str, module: str, argv: list[str]) -> int:
         return code if isinstance(code, int) else (0 if code is None else 1)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `hauntbox stats ... | head`: the reader left; nothing more to say.
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return rc if isinstance(rc, int) else 0
 
 
@@ -135,6 +151,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _sim(rest)
     if name in DELEGATES:
         return _run(name, DELEGATES[name][0], rest)
+    if name in BOARD_TOOLS:
+        from hauntbox.boards import main_for
+        try:
+            return main_for(name, rest)
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 0
+        except KeyboardInterrupt:
+            return 130
     if name in PER_GAME:
         pattern, text, games = PER_GAME[name]
         if not rest or rest[0] in ("-h", "--help"):

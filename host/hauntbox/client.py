@@ -54,10 +54,50 @@ class Disconnected(ClientError):
     """The port is gone (and, if reconnecting, has not come back yet)."""
 
 
+class NotSimulated(ClientError):
+    """A ``sim`` request (sensor injection) sent to a board that is not simulated."""
+
+
+NOT_SIMULATED = "sensor injection works only on a simulated or emulated board"
+
+
+IN_USE = "is in use by another program (a console, monitor, mpremote, Thonny?): close it first"
+
+
 def open_serial_port(port: str) -> Any:
     import serial
 
-    return serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2.0)
+    # exclusive: an advisory lock (flock) that mpremote and the other hauntbox
+    # tools take too, so two programs on one port are refused, not interleaved.
+    return serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2.0,
+                                 exclusive=True)
+
+
+def human_reason(exc: BaseException) -> str:
+    """Why a port failed, in words (pyserial's own text is for programmers)."""
+    import errno
+
+    text = str(exc)
+    low = text.lower()
+    num = getattr(exc, "errno", None)
+    if "exclusively lock" in low or num in (errno.EAGAIN, errno.EBUSY) or "busy" in low:
+        return IN_USE
+    if "readiness to read but returned no data" in low or num == errno.EIO \
+            or "input/output error" in low:
+        return "the board went away (unplugged, reset, or its program stopped)"
+    if num == errno.ENOENT or "no such file" in low:
+        return "the port is not there (unplugged? reset in progress?)"
+    if num == errno.EACCES or "permission denied" in low:
+        return "permission denied (on Linux: add yourself to the dialout group)"
+    if "write timeout" in low:
+        return "the board does not take what is sent (busy, or stuck)"
+    return clean(text)
+
+
+def away(seconds: float) -> str:
+    """A duration as people say it: 8 s, 2 min 05 s."""
+    s = int(seconds)
+    return f"{s} s" if s < 60 else f"{s // 60} min {s % 60:02d} s"
 
 
 class _Slot:
@@ -81,10 +121,11 @@ class Client:
         on_line: Callable[[str], None] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         reconnect: bool = True,
-        reconnect_for: float = 30.0,
+        reconnect_for: float | None = 30.0,
         backoff: tuple[float, float] = (0.05, 2.0),
         open_serial: Callable[[str], Any] = open_serial_port,
         sleep: Callable[[float], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.port_spec = port
         self.on_event = on_event
@@ -113,6 +154,8 @@ class Client:
         self._thread: threading.Thread | None = None
         self._buf = bytearray()
         self._sleep = sleep
+        self._clock = clock          # the retry timing is injectable (tests: minutes in no time)
+        self.away_since: float | None = None
 
     # ---- connection ----------------------------------------------------------
     def _resolve(self) -> str:
@@ -128,7 +171,10 @@ class Client:
             from hauntbox.ports import missing_port
             port = self.port or self.port_spec
             why = missing_port(port) if isinstance(port, str) else None
-            raise Disconnected(why or f"cannot open {port}: {exc}") from None
+            reason = human_reason(exc)
+            if reason == IN_USE:
+                why = f"{port} {IN_USE}"
+            raise Disconnected(why or f"cannot open {port}: {reason}") from None
         self._attach(ser)
         self._set_status("connected", self.port)
         self._thread = threading.Thread(target=self._io, name="hauntbox-client", daemon=True)
@@ -210,10 +256,12 @@ class Client:
                 ser.close()
             except Exception:  # noqa: BLE001
                 pass
-        self._fail_pending(Disconnected(f"lost {self.port}: {exc}"))
-        self._set_status("lost", str(exc))
+        reason = human_reason(exc)
+        self.away_since = self._clock()
+        self._fail_pending(Disconnected(f"lost {self.port}: {reason}"))
+        self._set_status("lost", reason)
         if not self.reconnect:
-            self._set_status("gone", str(exc))
+            self._set_status("gone", reason)
 
     def _wait(self, seconds: float) -> bool:
         # Sleep unless closed; True if closed meanwhile.
@@ -223,11 +271,18 @@ class Client:
         return self._closed.wait(seconds)
 
     def _reconnect(self) -> bool:
+        """Reopen the port with a growing pause (up to backoff[1]); for
+        ``reconnect_for`` seconds, or for ever when it is None. Every attempt
+        says how long the board has been away (status "reconnecting")."""
         delay, cap = self.backoff
-        deadline = time.monotonic() + self.reconnect_for
+        start = self._clock() if self.away_since is None else self.away_since
+        deadline = None if self.reconnect_for is None else start + self.reconnect_for
         last: Exception | None = None
-        self._set_status("reconnecting", self.port)
         while not self._closed.is_set():
+            why = human_reason(last) if last is not None else "not back yet"
+            self._set_status("reconnecting", f"{self.port}: {why}; away "
+                             f"{away(self._clock() - start)}, trying again every "
+                             f"{min(cap, delay):g} s")
             try:
                 port = self._resolve()
                 ser = self.open_serial(port)
@@ -236,12 +291,15 @@ class Client:
             else:
                 self.port = port
                 self._attach(ser)
+                self.away_since = None
                 self.reconnects += 1
                 self._set_status("connected", port)
                 threading.Thread(target=self._resync, name="hauntbox-resync", daemon=True).start()
                 return True
-            if time.monotonic() >= deadline:
-                self._set_status("gone", f"{self.port} did not come back: {last}")
+            if deadline is not None and self._clock() >= deadline:
+                self._set_status("gone", f"{self.port} did not come back within "
+                                 f"{away(self._clock() - start)}: "
+                                 f"{human_reason(last) if last else 'gone'}")
                 return False
             if self._wait(delay):
                 return False
@@ -441,6 +499,23 @@ class Client:
 
     def events(self, on: bool | None = None) -> dict:
         return self.request("events", on=on)
+
+    def inject(self, verb: str, **args: Any) -> dict:
+        """Make something happen on a simulated or emulated board's table.
+
+        ``inject("ball", stair=2)``, ``inject("hit", target="bob")``,
+        ``inject("press", button="roll")``, ``inject("list")`` (the verbs and
+        their arguments for this build). The board's link layer answers it by
+        driving its physical models (docs/protocol.md, "Simulator-only
+        requests"); the firmware never sees it, so a real board refuses it as
+        an unknown command: ``NotSimulated`` then says so in one line.
+        """
+        try:
+            return self.request("sim", do=verb, **args)
+        except RequestError as exc:
+            if exc.error.startswith("unknown command"):
+                raise NotSimulated(NOT_SIMULATED) from None
+            raise
 
 
 def describe_fault(f: Any) -> str:

@@ -56,8 +56,12 @@ HELP = """commands:
   jog forward|reverse|stop [MS] / jog NS [MS]   try the servo
   events on|off     event stream on or off
   faults            the board's fault log (safe mode, resets in a row, last faults)
-  service [enter|STEP|leave]   the service mode: its steps and results, enter it,
-                    run one step (the maker acts on the board), leave it
+  service [enter|STEP|leave]   the board's service mode: steps, enter, run, leave
+  ball K            simulated board: a ball rolls down staircase K (Roller Ghoster)
+  hit TARGET        simulated board: the die knocks TARGET (Haunted House: bob, a clue
+                    spot, a hole, circle, launch; `sim` lists them)
+  press BUTTON      simulated board: press roll, left, right or menu
+  sim               what this simulated board can inject
   quit              leave (the game goes on on the board)"""
 
 
@@ -85,13 +89,55 @@ def board_picture(game: str | None, state: Any, colours: list[str]) -> str:
             with open(os.path.join(FIRMWARE_DIR, "data", "roller_ghoster.json")) as f:
                 layout = json.load(f)
             g = RollerGhoster.from_dict(layout, state)
+            from hauntbox.names import ROLLER_LEGEND
+
             text = render_board(g, colours)
             if g.is_over() and g.winner is not None:
                 text += f"\n  {player_name(g.winner, colours).upper()} has won."
-            return text
+            return text + "\n" + legend_lines(ROLLER_LEGEND)
         except Exception:  # noqa: BLE001 - fall back to the raw state
             pass
-    return json.dumps(state, indent=1)
+    if game == "beetlejuice" and isinstance(state, dict) and isinstance(state.get("game"), dict):
+        try:
+            _repo_paths()
+            from rules.beetlejuice import BeetlejuiceGame
+
+            from hauntbox.bots_beetlejuice import load_config
+            from hauntbox.play_beetlejuice import render
+
+            return render(BeetlejuiceGame.from_dict(load_config(), state["game"]))
+        except Exception:  # noqa: BLE001 - fall back to the summary
+            pass
+    return summary(state)
+
+
+def summary(state: Any, width: int = 70) -> str:
+    """A game's state in a few short lines: its simple fields (the whole of it is in
+    `state` replies' JSON); nested parts one level down, long lists left out."""
+    lines: list[str] = []
+
+    def simple(v: Any) -> bool:
+        return v is None or isinstance(v, (int, float, str, bool)) or (
+            isinstance(v, list) and len(v) <= 8 and all(
+                x is None or isinstance(x, (int, float, str, bool)) for x in v))
+
+    def walk(d: dict, prefix: str) -> None:
+        for k, v in d.items():
+            if simple(v):
+                lines.append(f"{prefix}{k}: {json.dumps(v)}")
+            elif isinstance(v, dict) and not prefix:
+                walk(v, f"{k}.")
+    if not isinstance(state, dict):
+        return json.dumps(state)
+    walk(state, "")
+    return "\n".join(x[:width] for x in lines[:24]) or "(no game)"
+
+
+def legend_lines(text: str, width: int = 60) -> str:
+    """A legend wrapped to sit under the board picture."""
+    import textwrap
+
+    return "\n".join("  " + x for x in textwrap.wrap(text, width))
 
 
 class ConsoleCore:
@@ -104,14 +150,18 @@ class ConsoleCore:
         self.state: dict | None = None          # the last "state" reply
         self.prompt: dict | None = None         # kind, player, options, highlight
         self.prompt_seq = -1
+        self.last_ev_seq = -1                   # seq of the latest event (a drop: a new boot)
         self.log: deque[str] = deque(maxlen=max_log)
         self.log_total = 0                      # lines ever logged
         self.status = "connecting"
+        self.status_detail = ""
         self.message = ""
         self.quit = False
         self.colours = list(DEFAULT_COLOURS)
         self.changed = threading.Event()
         self._need_state = True
+        self._game_log: Any = None              # the game's own log wording (sim/*_log.py)
+        self._game_log_for: str | None = None
         self._lock = threading.RLock()
 
     # ---- client callbacks (reader thread) -------------------------------------
@@ -120,6 +170,15 @@ class ConsoleCore:
             ev = msg.get("ev")
             d = msg.get("data") if isinstance(msg.get("data"), list) else []
             seq = msg.get("seq") if isinstance(msg.get("seq"), int) else -1
+            if 0 <= seq < self.last_ev_seq:
+                # The board's counter started again: it restarted without the
+                # port going away (a simulated reset). Its prompt replaces ours.
+                self.prompt = None
+                self.prompt_seq = -1
+                self._need_state = True
+                self._log("-- the board restarted --")
+            if seq >= 0:
+                self.last_ev_seq = seq
             if ev == "prompt" and len(d) >= 3:
                 self.prompt = {"kind": d[0], "player": d[1], "options": d[2],
                                "highlight": d[3] if len(d) > 3 else 0}
@@ -133,23 +192,86 @@ class ConsoleCore:
                 if ev == "game" and d:
                     self.game = d[0]
                     self.colours = game_colours(self.game)
-                text = format_event(msg, self.colours)
+                text = self._game_text(ev, d) if ev != "prompt" else None
+                if text is None:
+                    text = format_event(msg, self.colours)
                 if text:
                     self._log(text)
         self.changed.set()
 
+    def _game_text(self, ev: Any, d: list) -> str | None:
+        """An event of Haunted House or a companion in its game's words (the same log
+        as `make sim` prints), or None for the common wording (monitor.format_event)."""
+        if self.game not in ("haunted-house", "beetlejuice", "superskill"):
+            return None
+        if self._game_log_for != self.game:
+            self._game_log_for = self.game
+            self._game_log = None
+            try:
+                _repo_paths()
+                out: list[str] = []
+                if self.game == "haunted-house":
+                    from sim.haunted_log import HauntedLog
+                    log: Any = HauntedLog(self.colours, out=out.append)
+                elif self.game == "beetlejuice":
+                    from sim.companion_log import BeetlejuiceLog
+
+                    from rules.beetlejuice_cards import Config
+
+                    from hauntbox.bots_beetlejuice import load_config
+                    log = BeetlejuiceLog(self.colours, Config(load_config()), out=out.append)
+                else:
+                    from sim.companion_log import SuperSkillLog
+                    log = SuperSkillLog(self.colours, out=out.append)
+                self._game_log = (log, out)
+            except Exception:  # noqa: BLE001 - not installed: the common wording
+                return None
+        if self._game_log is None:
+            return None
+        log, out = self._game_log
+        del out[:]
+        try:
+            log(tuple([ev] + [tuple(x) if isinstance(x, list) else x for x in d]))
+        except Exception:  # noqa: BLE001 - an event the log does not know
+            return None
+        return "\n".join(out) if out else None
+
     def on_status(self, status: str, detail: str) -> None:
         with self._lock:
-            self.status = status
-            if status in ("lost", "gone", "reconnecting"):
-                self._log(f"-- {status}: {detail} --")
+            again = status == "reconnecting" and self.status.startswith("reconnecting")
+            # The header says what is going on now: "reconnecting... (away 2 min 05 s)".
+            self.status = "reconnecting..." if status == "reconnecting" else status
+            self.status_detail = detail
+            if status in ("lost", "gone", "resync failed") or (status == "reconnecting"
+                                                               and not again):
+                self._log(f"-- {self.status}: {detail} --")
         self.changed.set()
 
     def on_resync(self, hello: dict, state: dict) -> None:
         with self._lock:
             self.set_hello(hello)
+            # A new board (or the same one rebooted): its event counter started
+            # again, so its prompt replaces ours whatever our sequence number.
+            self.prompt = None
+            self.prompt_seq = -1
+            self.last_ev_seq = -1
             self.apply_state(state)
             self._log(f"-- reconnected: build {hello.get('build')} --")
+        self.events_on(hello)
+        self.changed.set()
+
+    def events_on(self, hello: dict) -> None:
+        """A console follows the events: if another host turned them off, on again, and say so."""
+        if hello.get("events", True) or self.client is None:
+            return
+        from hauntbox.client import ClientError
+        try:
+            self.client.events(True)
+        except ClientError as exc:
+            self._log(f"-- the board's events are off and could not be turned on: {exc} --")
+            return
+        self._log("-- the board's events were off (another console turned them off): "
+                  "turned on --")
         self.changed.set()
 
     def on_text(self, line: str) -> None:
@@ -198,13 +320,15 @@ class ConsoleCore:
 
     # ---- commands (UI thread) -------------------------------------------------------
     def command(self, text: str) -> str:
-        from hauntbox.client import ClientError, RequestError
+        from hauntbox.client import ClientError, NotSimulated, RequestError
 
         text = text.strip()
         if not text:
             return ""
         try:
             msg = self._command(text)
+        except NotSimulated as exc:
+            msg = str(exc)
         except RequestError as exc:
             msg = f"board says: {exc.error}"
         except ClientError as exc:
@@ -292,6 +416,21 @@ class ConsoleCore:
             return head + (" (the last ones are in the log)" if r.get("faults") else "")
         if cmd == "service":
             return self._service(c, words[1:])
+        if cmd in ("ball", "hit", "press"):
+            key = {"ball": "stair", "hit": "target", "press": "button"}[cmd]
+            if len(words) != 2:
+                raise ValueError(f"{cmd} {key.upper()}")
+            value: Any = int(words[1]) if cmd == "ball" and words[1].isdigit() else words[1].lower()
+            r = c.inject(cmd, **{key: value})
+            what = {"ball": f"a ball rolls down staircase {r.get('stair')}",
+                    "hit": f"the die knocks {r.get('target')}",
+                    "press": f"{r.get('button')} pressed"}[cmd]
+            return f"simulated: {what}"
+        if cmd == "sim":
+            verbs = c.inject("list").get("verbs") or {}
+            return "simulated board: " + "; ".join(
+                f"{v} {' | '.join(str(x) for x in vals)}"
+                for v, args in verbs.items() for vals in args.values())
         if cmd == "events":
             on = None if len(words) == 1 else words[1].lower() in ("on", "1", "true", "yes")
             r = c.events(on)
@@ -336,8 +475,11 @@ class ConsoleCore:
         with self._lock:
             h = self.hello or {}
             port = getattr(self.client, "port", "") or "?"
+            status = self.status
+            if status.startswith("reconnecting") and "away" in self.status_detail:
+                status += " (away" + self.status_detail.split("away", 1)[1].split(",")[0] + ")"
             line = clean(f"hauntbox console  {port}  firmware {h.get('firmware', '?')}  "
-                         f"build {h.get('build', '?')}  game {self.game or '?'}  [{self.status}]")
+                         f"build {h.get('build', '?')}  game {self.game or '?'}  [{status}]")
             from hauntbox.client import health_summary
             health = health_summary(self.state or h)
             return line + (f"  !! {clean(health)}" if health else "")
@@ -376,18 +518,37 @@ class ConsoleCore:
 # ---- front ends ----------------------------------------------------------------------------
 
 def connect(core: ConsoleCore, port: str | Callable[[], str], timeout: float = 2.0,
-            open_serial: Any = None) -> Any:
-    from hauntbox.client import Client
+            open_serial: Any = None, boot_wait: float = 0.0, **client_kw: Any) -> Any:
+    """Connect the console; it keeps trying for ever when the board goes away
+    (``reconnect_for=None``), with the Client's retry timing (``backoff``,
+    ``sleep``, ``clock``) overridable through ``client_kw``."""
+    from hauntbox.client import Client, RequestTimeout
 
-    kw: dict = {}
+    kw: dict = {"reconnect_for": None}
+    kw.update(client_kw)
     if open_serial is not None:
         kw["open_serial"] = open_serial
     c = Client(port, on_event=core.on_event, on_status=core.on_status,
                on_resync=core.on_resync, on_text=core.on_text, timeout=timeout, **kw)
     core.client = c
-    h = c.connect()
-    assert h is not None
+    c.connect(hello=False)
+    # A board that was just plugged in (or reset) answers once it has booted:
+    # ask again for a while before saying it does not answer.
+    import time
+    deadline = time.monotonic() + boot_wait
+    while True:
+        try:
+            h = c.hello()
+            break
+        except RequestTimeout:
+            if time.monotonic() < deadline:
+                continue
+            c.close()
+            raise RequestTimeout(f"no answer to hello from {c.port} within {boot_wait:g} s: "
+                                 "not a hauntbox board, or another program (a monitor, "
+                                 "mpremote, Thonny?) is reading the port") from None
     core.set_hello(h)
+    core.events_on(h)
     core.refresh(force=True)
     return c
 
@@ -509,6 +670,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="line mode: print events, read one command per line (also used when "
                         "stdin or stdout is not a terminal)")
     p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for a reply")
+    p.add_argument("--boot-wait", type=float, default=15.0, metavar="S",
+                   help="keep asking a board that does not answer yet (still booting) for "
+                        "S seconds (default 15)")
     return p
 
 
@@ -541,7 +705,7 @@ def main(argv: list[str] | None = None) -> int:
 
     core = ConsoleCore()
     try:
-        connect(core, port_spec, timeout=args.timeout)
+        connect(core, port_spec, timeout=args.timeout, boot_wait=args.boot_wait)
     except ClientError as exc:
         print(clean(f"hauntbox console: {exc}"), file=sys.stderr)
         if board is not None:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hauntbox.names import space_name as sp
 from hauntbox.sanitize import clean, safe_json
 
 FACE_NAMES = {"1": "1", "2": "2", "3": "3", "1a": "1 + arrow", "2a": "2 + arrow",
@@ -69,6 +70,9 @@ def describe_option(option: Any, colours: list[str]) -> str:
         return text
     if name == "pass":
         return "pass (no ghost can be pushed)"
+    if name == "reroll" and len(o) == 2 and isinstance(o[1], list):
+        # Beetlejuice: the dice to roll again, numbered as on the board (from 1)
+        return "reroll dice " + ",".join(str(i + 1) for i in o[1] if isinstance(i, int))
     if len(o) == 1 and name in ("confirm", "yes", "no"):
         return str(name)
     if o == ["resume"]:
@@ -126,15 +130,15 @@ def format_event(msg: dict, colours: list[str] | None = None) -> str | None:
         if ev == "roll":
             return f"{n(0)} rolls {FACE_NAMES.get(a(1), a(1))}"
         if ev == "move":
-            return f"  {n(0)} moves {a(1)} -> {a(2)}"
+            return f"  {n(0)} moves from {sp(a(1))} to {sp(a(2))}"
         if ev == "skip":
-            return f"  {n(0)} finds {a(1)} taken, goes on to {a(2)}"
+            return f"  {n(0)} finds {sp(a(1))} taken, goes on to {sp(a(2))}"
         if ev == "slide":
-            return f"  {n(0)} lands on the broken step {a(1)} and slides to {a(2)}"
+            return f"  {n(0)} lands on a broken step ({sp(a(1))}) and slides to {sp(a(2))}"
         if ev == "climb":
-            return f"  {n(0)} climbs out of trench {a(1)} onto {a(2)}"
+            return f"  {n(0)} climbs out of {sp(a(1))} onto {sp(a(2))}"
         if ev == "stay":
-            return f"  {n(0)} stays in trench {a(1)}"
+            return f"  {n(0)} stays in {sp(a(1))}"
         if ev == "rotate":
             return "  the tower turns one notch..."
         if ev == "rotating":
@@ -148,7 +152,7 @@ def format_event(msg: dict, colours: list[str] | None = None) -> str | None:
         if ev == "balls":
             return None
         if ev == "hit":
-            return f"  {n(0)} is knocked off {a(1)} into trench {a(2)}"
+            return f"  {n(0)} is knocked off {sp(a(1))} into {sp(a(2))}"
         if ev == "win":
             return f"{n(0).upper()} reaches the top and wins!"
         if ev == "over":

@@ -2,7 +2,7 @@
 
 Usage::
 
-    hauntbox play beetlejuice [--players N] [--humans H] [--bot heuristic|random]
+    hauntbox play beetlejuice [--players N] [--humans H] [--policy heuristic|random]
                               [--seed S] [--expert] [--compare] [--names A,B,...]
     python -m hauntbox.play_beetlejuice ...
 
@@ -13,7 +13,8 @@ game. Input is plain lines on stdin, so the game can be scripted:
 * while rolling: dice numbers to KEEP (``1 3 4``, the rest are rerolled;
   Beetlejuice symbols always stay), ``r`` to reroll every die you may,
   ``s`` or an empty line to stop, ``h`` for the Handbook;
-* in menus: the option number (an empty line takes the first option).
+* in menus: the option number (an empty line takes the first option);
+* anywhere: ``q`` quits (exit 0, the game is left unfinished).
 """
 from __future__ import annotations
 
@@ -29,6 +30,10 @@ from rules.rng import Rng
 
 SHORT = {"roach": "Roach", "ghost": "Ghost", "corpse": "Corpse", "barbara": "Barbara",
          "adam": "Adam", "bj": "BEETLEJUICE"}
+
+
+class Quit(Exception):
+    """The player typed q."""
 
 
 class InputEnded(Exception):
@@ -57,17 +62,18 @@ def card_text(game: BeetlejuiceGame, card: str) -> str:
         if e == "fewer_rolls":
             what = "one roll fewer"
         elif e == "remove_dice":
-            what = f"remove {c.get('n', 1)} dice"
+            what = f"remove {c.get('n', 1)} {'die' if c.get('n', 1) == 1 else 'dice'}"
         elif e == "replace":
             what = "replace the Residents"
         elif e == "forbid":
             what = "can't use " + ", ".join(sym(s) for s in c["symbols"])
         else:
             what = "4 Beetlejuice symbols needed to banish"
-        return f"{card} [{'*' * c['skulls']} {c['skulls']}-skull] {what}"
+        # No card ids in what people read (they stay in the rules' state).
+        return f"[{'*' * c['skulls']} {c['skulls']}-skull] {what}"
     if c["handbook"]:
-        return f"{card} Handbook for the Recently Deceased: {need_text(game, card)}"
-    return f"{card} {c['points']} pts: {need_text(game, card)}"
+        return f"Handbook for the Recently Deceased: {need_text(game, card)}"
+    return f"{c['points']} pts: {need_text(game, card)}"
 
 
 def render(game: BeetlejuiceGame, kept: set[int] | None = None) -> str:
@@ -92,7 +98,7 @@ def render(game: BeetlejuiceGame, kept: set[int] | None = None) -> str:
         if game.books[p]:
             s += f" +{len(game.books[p])} Handbook"
         if game.held[p]:
-            s += " holds " + ",".join(game.held[p])
+            s += " holds " + "; ".join(card_text(game, c) for c in game.held[p])
         scores.append(s)
     out.append("Scores: " + " | ".join(scores))
     cards = game.affecting()
@@ -116,7 +122,7 @@ def render(game: BeetlejuiceGame, kept: set[int] | None = None) -> str:
         if scare:
             best = max(scare, key=lambda s: sum(game.cfg.points(game.slots[i]) for i in s))
             out.append("  you could collect now: "
-                       + ", ".join(game.slots[i] for i in best))
+                       + ", ".join(f"the Resident in slot {i + 1}" for i in best))
     return "\n".join(out)
 
 
@@ -129,11 +135,11 @@ def effect_text(game: BeetlejuiceGame, e: tuple) -> str | None:
     if k == "bj_card":
         return f"  {n[e[1]]} draws a Beetlejuice card: {card_text(game, e[2])}"
     if k == "bj_discard":
-        return f"  Beetlejuice card {e[1]} discarded"
+        return f"  discarded: {card_text(game, e[1])}"
     if k == "bj_reshuffle":
         return "  Beetlejuice deck reshuffled from the discards"
     if k == "replace_residents":
-        return "  All Residents replaced (" + ", ".join(e[1]) + " go under the House pile)"
+        return f"  All Residents replaced ({len(e[1])} go under the House pile)"
     if k == "rolled":
         return "  Rolled: " + "  ".join(f"{i + 1}:{sym(f)}" for i, f in zip(e[1], e[2]))
     if k == "handbook":
@@ -142,7 +148,7 @@ def effect_text(game: BeetlejuiceGame, e: tuple) -> str | None:
     if k == "took":
         return f"  {n[e[1]]} takes {card_text(game, e[2])}"
     if k == "collected":
-        return f"  {n[e[1]]} collects " + ", ".join(e[2])
+        return f"  {n[e[1]]} collects " + "; ".join(card_text(game, c) for c in e[2])
     if k == "bj_trigger":
         return f"  {e[2]} Beetlejuice symbols! {n[e[1]]}'s turn ends with nothing collected."
     if k == "summoned":
@@ -152,7 +158,7 @@ def effect_text(game: BeetlejuiceGame, e: tuple) -> str | None:
     if k == "banished":
         return "  Beetlejuice is banished to his grave; his cards are discarded."
     if k == "passed":
-        return f"  {n[e[1]]} hands {e[2]} to {n[e[3]]}"
+        return f"  {n[e[1]]} hands {card_text(game, e[2])} to {n[e[3]]}"
     if k == "versus_bj":
         verdict = "outscored" if e[2] > e[3] else "did not outscore"
         return f"  {n[e[1]]} ({e[2]} pts) {verdict} Beetlejuice ({e[3]} pts)"
@@ -168,9 +174,9 @@ def action_text(game: BeetlejuiceGame, a: tuple) -> str:
     if a[0] == "reroll":
         return "rerolls dice " + " ".join(str(i + 1) for i in a[1])
     if a[0] == "collect":
-        return "collects " + (", ".join(game.slots[i] for i in a[1]) or "nothing")
+        return "collects " + ("; ".join(card_text(game, game.slots[i]) for i in a[1]) or "nothing")
     if a[0] == "pass":
-        return f"hands {a[1]} to {game.names[a[2]]}"
+        return f"hands {card_text(game, a[1])} to {game.names[a[2]]}"
     if a[0] == "handbook":
         return "uses a Handbook: " + " ".join(str(x) for x in a[1:])
     return {"stop": "stops", "begin": "starts rolling"}.get(a[0], a[0])
@@ -185,21 +191,25 @@ class Terminal:
 
     def line(self, prompt: str) -> str:
         try:
-            return self.ask(prompt).strip()
+            ans = self.ask(prompt).strip()
         except EOFError:
             raise InputEnded() from None
+        if ans.lower() in ("q", "quit", "exit"):
+            raise Quit()
+        return ans
 
     def menu(self, title: str, options: list[tuple[str, tuple]]) -> tuple:
         self.say(title)
         for i, (label, _) in enumerate(options):
             self.say(f"  {i + 1}) {label}")
+        self.say("  (Enter = option 1, q = quit)")
         while True:
             ans = self.line("choice> ")
             if not ans:
                 return options[0][1]
             if ans.isdigit() and 1 <= int(ans) <= len(options):
                 return options[int(ans) - 1][1]
-            self.say(f"Please enter 1..{len(options)}.")
+            self.say(f"Please enter 1..{len(options)}, or q to quit.")
 
     def handbook_menu(self, game: BeetlejuiceGame, extra: list) -> tuple:
         opts = extra[:]
@@ -225,7 +235,7 @@ class Terminal:
         self.say(render(game, kept))
         while True:
             hint = "dice to KEEP (e.g. 1 3 4), r = reroll all, " if can_roll else ""
-            hint += "s/empty = stop" + (", h = Handbook" if has_book else "")
+            hint += "s/empty = stop" + (", h = Handbook" if has_book else "") + ", q = quit"
             ans = self.line(f"[{hint}]> ").lower()
             if ans in ("", "s", "stop"):
                 return ("stop",)
@@ -244,7 +254,7 @@ class Terminal:
                 if words and words[0] in ("k", "keep"):
                     words = words[1:]
                 if not all(w.isdigit() and 1 <= int(w) <= len(game.dice) for w in words):
-                    self.say("Type die numbers, r, s or h.")
+                    self.say("Type die numbers, r, s, h or q.")
                     continue
                 keep = [int(w) - 1 for w in words]
             roll = reroll_for_keep(game, keep)
@@ -280,19 +290,32 @@ class Terminal:
         return game.legal_actions()[0]
 
 
+PROG = "hauntbox play beetlejuice"
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="hauntbox play beetlejuice",
-                                 description="Play Watch Out Beetlejuice in the terminal.")
-    ap.add_argument("--players", type=int, default=2, help="seats in total (1..6, default 2)")
+    from hauntbox.cli_style import Parser, policies, renamed
+
+    ap = Parser(prog=PROG, description="Play Watch Out Beetlejuice in the terminal. "
+                "Keys: die numbers to keep, r reroll, s stop, h Handbook, q quit.")
+    ap.add_argument("--players", type=int, default=2,
+                    help="seats in total, humans and bots (1..6, default 2)")
     ap.add_argument("--humans", type=int, default=1,
-                    help="human seats, taken first (default 1; = players for hot-seat)")
-    ap.add_argument("--bot", default="heuristic", choices=["heuristic", "random"])
+                    help="seats played at the keyboard, taken first (default 1; = players "
+                         "for hot-seat, 0 to watch bots)")
+    ap.add_argument("--policy", action="append", metavar="P[,P...]",
+                    help="the bots' policy, heuristic or random; a comma list gives one per "
+                         "bot seat, cycling (default heuristic)")
     ap.add_argument("--seed", type=int, default=None, help="seed (default: from the clock)")
     ap.add_argument("--expert", action="store_true", help="play to 8 Residents")
     ap.add_argument("--compare", action="store_true",
                     help="compare every score with Beetlejuice's at the end")
     ap.add_argument("--names", default=None, help="comma-separated seat names")
-    a = ap.parse_args(argv)
+    a = ap.parse_args(renamed(argv, {"--bot": "--policy"}, PROG))
+    a.policy = policies(a.policy) or ["heuristic"]
+    bad = [x for x in a.policy if x not in ("heuristic", "random")]
+    if bad:
+        ap.error(f"--policy {bad[0]}: choose heuristic or random")
     if not 1 <= a.players <= 6:
         ap.error("--players must be 1..6")
     if not 0 <= a.humans <= a.players:
@@ -314,10 +337,13 @@ def main(argv: list[str], ask: Callable[[str], str] = input,
     rng = Rng(seed)
     game = BeetlejuiceGame(load_config(), names, None,
                            {"expert": a.expert, "compare_bj": a.compare})
-    bots = {i: make_bot(a.bot, Rng(seed + 7 * (i + 1))) for i in range(a.humans, a.players)}
+    pol = {i: a.policy[(i - a.humans) % len(a.policy)] for i in range(a.humans, a.players)}
+    bots = {i: make_bot(pol[i], Rng(seed + 7 * (i + 1))) for i in range(a.humans, a.players)}
     term = Terminal(ask, say)
     say(f"Watch Out Beetlejuice (seed {seed}): " + ", ".join(
-        f"{n} ({'human' if i < a.humans else a.bot + ' bot'})" for i, n in enumerate(names)))
+        f"{n} ({'human' if i < a.humans else pol[i] + ' bot'})" for i, n in enumerate(names)))
+    if a.humans:
+        say("(q quits at any prompt)")
     kept: set[int] = set()
     try:
         while not game.is_over():
@@ -348,6 +374,9 @@ def main(argv: list[str], ask: Callable[[str], str] = input,
     except InputEnded:
         say("(input ended before the game did)")
         return 1
+    except Quit:
+        say("Goodbye: the game is left unfinished.")
+        return 0
     pts = ", ".join(f"{names[p]} {game.points(p)}" for p in range(game.n))
     say(f"Final scores: {pts}; Beetlejuice {game.bj_points()} "
         f"({len(game.bj_pile)} Residents)")

@@ -1,7 +1,7 @@
 """``hauntbox play superskill``: Star Trek: Super-Skill Pinball in the terminal.
 
-    hauntbox play superskill --table starfleet-academy --names Ann,Bob --bots 1 \\
-        --seed 7 --scores ~/.hauntbox/superskill-scores.json
+    hauntbox play superskill --table starfleet-academy --players 3 --humans 2 \\
+        --names Ann,Bob --seed 7 --scores ~/.hauntbox/superskill-scores.json
     hauntbox play superskill --table tribbles|lower-decks|borg-attack
 
 Solo or up to four players (humans and bots) share each roll. For the player
@@ -9,7 +9,11 @@ to act it shows the backglass (stars, round track, Nudge boxes and amount,
 Skill Shots, indicators, Multiball) and the table zone by zone (filled boxes
 as ``[##]``, balls as ``(o)``), then the numbered legal moves for the roll.
 Enter a number to choose; ``+`` also lists Skill Shot / Nudge moves, ``b``
-redraws the board, ``q`` quits. Everything is read from stdin, so a game can
+redraws the board, ``q`` quits (exit 0, nothing recorded). A wrong answer
+is said in one line under the prompt, without listing the moves again.
+The flags are those of every ``hauntbox play`` (host/hauntbox/cli_style.py):
+``--players`` seats in total, ``--humans`` the people among them, taken
+first, ``--policy`` the bots'. Everything is read from stdin, so a game can
 be scripted by piping its answers in (tests do).
 
 At the end the table's achievements reached are shown and the high-score list
@@ -38,7 +42,11 @@ TOP_N = 10
 
 
 class Quit(Exception):
-    pass
+    """The player typed q."""
+
+
+class InputEnded(Exception):
+    """stdin ended before the game did."""
 
 
 # ---- rendering ----------------------------------------------------------------------
@@ -403,29 +411,57 @@ def record_game(data: dict, g: SuperSkillGame, names: list[str], humans: list[bo
 
 # ---- the game loop -------------------------------------------------------------------------
 
+PROG = "hauntbox play superskill"
+KEYS = "number = choose, + = more moves (Skill Shots / Nudges), b = the board again, q = quit"
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="hauntbox play superskill",
-                                description="Star Trek: Super-Skill Pinball in the terminal")
+    from hauntbox.cli_style import Parser, policies, renamed
+
+    p = Parser(prog=PROG, description="Star Trek: Super-Skill Pinball in the terminal. "
+               f"Keys: {KEYS} (nothing recorded).")
     p.add_argument("--table", default="starfleet-academy", help="table id or data file")
-    p.add_argument("--players", type=int, default=None, help="number of human players")
-    p.add_argument("--names", default=None, help="comma-separated human player names")
-    p.add_argument("--bots", type=int, default=0, help="bot players added after the humans")
-    p.add_argument("--bot-policy", default="lookahead", choices=["greedy", "lookahead", "random"])
+    p.add_argument("--players", type=int, default=None,
+                   help="seats in total, humans and bots (1..4; default: the humans)")
+    p.add_argument("--humans", type=int, default=None,
+                   help="seats played at the keyboard, taken first (default 1, or the "
+                        "number of --names)")
+    p.add_argument("--names", default=None, help="comma-separated seat names, in seat order")
+    p.add_argument("--bots", type=int, default=None, help=argparse.SUPPRESS)   # old style
+    p.add_argument("--policy", action="append", metavar="P[,P...]",
+                   help="the bots' policy, greedy, lookahead or random; a comma list gives "
+                        "one per bot seat, cycling (default lookahead)")
     p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: clock)")
     p.add_argument("--dice", choices=["auto", "manual"], default="auto",
                    help="auto: the program rolls; manual: type each roll (e.g. '3 5')")
     p.add_argument("--scores", default=None, help=f"high-score file (default {DEFAULT_SCORES})")
-    a = p.parse_args(argv)
-    if a.names:
-        a.human_names = [n.strip() for n in a.names.split(",") if n.strip()]
-    else:
-        n = a.players if a.players is not None else (0 if a.bots else 1)
-        a.human_names = [f"Player {i + 1}" for i in range(n)]
-    if a.players is not None and a.names and a.players != len(a.human_names):
-        p.error("--players does not match --names")
-    total = len(a.human_names) + a.bots
-    if not 1 <= total <= 4:
-        p.error("1 to 4 players in total")
+    a = p.parse_args(renamed(argv, {"--bot-policy": "--policy"}, PROG))
+    a.policy = policies(a.policy) or ["lookahead"]
+    bad = [x for x in a.policy if x not in ("greedy", "lookahead", "random")]
+    if bad:
+        p.error(f"--policy {bad[0]}: choose greedy, lookahead or random")
+    names = [n.strip() for n in a.names.split(",") if n.strip()] if a.names else []
+    if a.bots is not None:
+        # The old style: --players (or --names) counted the humans, --bots was added.
+        humans = a.players if a.players is not None else (len(names) or (0 if a.bots else 1))
+        print(f"{PROG}: --bots is now --players TOTAL --humans H (here: --players "
+              f"{humans + a.bots} --humans {humans}; the old form still works, for now)",
+              file=sys.stderr)
+        a.players, a.humans = humans + a.bots, humans
+    if a.humans is None:
+        a.humans = min(len(names), a.players) if names and a.players else (len(names) or 1)
+    if a.players is None:
+        a.players = max(a.humans, len(names), 1)
+    if not 1 <= a.players <= 4:
+        p.error("--players must be 1..4")
+    if not 0 <= a.humans <= a.players:
+        p.error("--humans must be 0..players")
+    if len(names) > a.players:
+        p.error(f"--names gives {len(names)} names for {a.players} seat(s)")
+    a.human_names = (names + [f"Player {i + 1}" for i in range(len(names), a.humans)])[:a.humans]
+    a.bot_names = names[a.humans:] + [f"Bot {i + 1}" for i in range(len(names[a.humans:]),
+                                                                      a.players - a.humans)]
+    a.bots = a.players - a.humans
     return a
 
 
@@ -441,7 +477,7 @@ class Console:
         print(prompt, end="", file=self.out, flush=True)
         line = self.inp.readline()
         if not line:
-            raise Quit()
+            raise InputEnded()
         line = line.strip()
         if line.lower() in ("q", "quit", "exit"):
             raise Quit()
@@ -474,10 +510,12 @@ def choose_human(con: Console, g: SuperSkillGame, names: list[str]) -> tuple:
     acts = g.legal_actions()
     show_all = False
     redraw = True
+    listing = True
     while True:
         if redraw:
             con.say(render_table(g, p, names))
             redraw = False
+            listing = True
         plain = [a for a in acts if bots._is_plain(a)]
         listed = acts if show_all or not plain else plain
         hidden = len(acts) - len(listed)
@@ -490,21 +528,26 @@ def choose_human(con: Console, g: SuperSkillGame, names: list[str]) -> tuple:
             head += f" - {CHOICE_TITLE.get(g.players[p].queue[0][1], 'choose')}"
         elif g.phase == "preroll":
             head = f"{names[p]} - before the next roll"
-        con.say(head)
-        for i, a in enumerate(listed, 1):
-            con.say(f"  {i:3d}) {describe(g, a)}")
-        if hidden:
-            con.say(f"    +) show {hidden} more moves using Skill Shots / Nudges")
+        if listing:
+            con.say(head)
+            for i, a in enumerate(listed, 1):
+                con.say(f"  {i:3d}) {describe(g, a)}")
+            if hidden:
+                con.say(f"    +) show {hidden} more moves using Skill Shots / Nudges")
+            con.say(f"  ({KEYS})")
+            listing = False
         s = con.ask("> ")
         if s == "+":
-            show_all = True
+            show_all = listing = True
             continue
         if s == "b":
             redraw = True
             continue
         if s.isdigit() and 1 <= int(s) <= len(listed):
             return listed[int(s) - 1]
-        con.say("  enter one of the numbers, + , b or q")
+        # Said right under the prompt: the list stays where it is, above.
+        con.say(f"  {s!r} is not a move: enter one of the numbers 1..{len(listed)}, "
+                "+ (more moves), b (the board again) or q (quit)")
 
 
 def main(argv: list[str], stdin: IO | None = None, stdout: IO | None = None) -> int:
@@ -514,13 +557,14 @@ def main(argv: list[str], stdin: IO | None = None, stdout: IO | None = None) -> 
     try:
         cfg = bots.load_table(a.table)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 2
-    names = list(a.human_names) + [f"Bot {i + 1}" for i in range(a.bots)]
+    names = list(a.human_names) + list(a.bot_names)
     humans = [True] * len(a.human_names) + [False] * a.bots
     seed = a.seed if a.seed is not None else int(_dt.datetime.now().timestamp())
     rng = Rng(seed) if a.dice == "auto" else None
-    bot_pol = [bots.make_policy(a.bot_policy, seed * 31 + i) for i in range(len(names))]
+    bot_pol = [bots.make_policy(a.policy[max(0, i - len(a.human_names)) % len(a.policy)],
+                                seed * 31 + i) for i in range(len(names))]
     g = SuperSkillGame(cfg, len(names))
     con.say(f"Star Trek: Super-Skill Pinball - {g.table.name}; players: {', '.join(names)}"
             + (f"; dice seed {seed}" if rng else ""))
@@ -542,7 +586,10 @@ def main(argv: list[str], stdin: IO | None = None, stdout: IO | None = None) -> 
             for line in describe_effects(g, eff, names):
                 con.say("  " + line)
     except Quit:
-        con.say("\nGame abandoned - nothing recorded.")
+        con.say("\nGoodbye: game abandoned, nothing recorded.")
+        return 0
+    except InputEnded:
+        con.say("\n(input ended before the game did: nothing recorded)")
         return 1
     con.say("\n=== GAME OVER ===")
     order = sorted(range(len(names)), key=lambda p: -g.players[p].stars)

@@ -24,23 +24,25 @@ from hauntbox.bots_beetlejuice import POLICIES, load_config, play_game
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="hauntbox stats beetlejuice",
-                                 description="Bot statistics for Watch Out Beetlejuice.")
-    ap.add_argument("--games", type=int, required=True, help="number of games")
+    from hauntbox.cli_style import Parser, renamed
+
+    prog = "hauntbox stats beetlejuice"
+    ap = Parser(prog=prog, description="Bot statistics for Watch Out Beetlejuice.")
+    ap.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     ap.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     ap.add_argument("--png", default=None, help="write a chart to this PNG file")
-    ap.add_argument("--policies", default="heuristic,random",
-                    help="comma-separated policies seated in rotation "
+    ap.add_argument("--policy", default="heuristic,random", metavar="P[,P...]",
+                    help="the bots' policy; a comma list is seated in rotation "
                          f"(from {', '.join(POLICIES)}; default heuristic,random)")
     ap.add_argument("--expert", action="store_true", help="expert variant (8 Residents)")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    a = ap.parse_args(argv)
+    a = ap.parse_args(renamed(argv, {"--policies": "--policy"}, prog))
     if a.games < 1:
         ap.error("--games must be at least 1")
     if not 1 <= a.players <= 6:
         ap.error("--players must be 1..6")
-    a.policy_list = [p.strip() for p in a.policies.split(",") if p.strip()]
+    a.policy_list = [p.strip() for p in a.policy.split(",") if p.strip()]
     bad = [p for p in a.policy_list if p not in POLICIES]
     if bad or not a.policy_list:
         ap.error(f"unknown policy: {', '.join(bad) or '(none)'}")
@@ -114,6 +116,12 @@ def format_report(s: dict) -> str:
     return "\n".join(lines)
 
 
+def visible(values: list[float], share: float = 0.015) -> list[float]:
+    """Bar heights: each non-zero value at least `share` of the largest, so it shows."""
+    floor = share * max(values + [1.0])
+    return [max(v, floor) if v > 0 else 0.0 for v in values]
+
+
 def write_png(s: dict, path: str) -> None:
     """Bar charts of win rates and a histogram of game lengths."""
     import matplotlib
@@ -126,16 +134,22 @@ def write_png(s: dict, path: str) -> None:
     vals = [100 * v for v in s["win_rate_by_policy"].values()] + [100 * s["bj_win_rate"]]
     palette = ["tab:blue", "tab:orange", "tab:green", "tab:olive", "tab:cyan"]
     colors = [palette[i % len(palette)] for i in range(len(names) - 1)] + ["tab:red"]
-    axes[0].bar(names, vals, color=colors)
-    axes[0].set_ylabel("% of games won")
-    axes[0].set_title("Win rate by policy")
     seats = [f"seat {i + 1}" for i in range(s["players"])]
-    axes[1].bar(seats, [100 * v for v in s["win_rate_by_seat"]], color="tab:purple")
-    axes[1].set_title("Win rate by seat")
-    axes[1].set_ylabel("% of games won")
+    seat_vals = [100 * v for v in s["win_rate_by_seat"]]
+    for ax, xs, ys, col, title in ((axes[0], names, vals, colors, "win rate by policy"),
+                                   (axes[1], seats, seat_vals, "tab:purple", "win rate by seat")):
+        bars = ax.bar(xs, visible(ys), color=col)
+        # Values on the bars; a bar too small to see (Beetlejuice's 0.5 %) is
+        # drawn at a minimum height and still labelled with its true value.
+        ax.bar_label(bars, labels=[f"{y:.1f}%" for y in ys], padding=2, fontsize=8)
+        ax.set_ylim(0, max(ys + [1.0]) * 1.15)
+        ax.set_ylabel("% of games won")
+        ax.set_title(f"Watch Out Beetlejuice: {title}", fontsize=10)
     lens = s["lengths"]
     axes[2].hist(lens, bins=range(min(lens), max(lens) + 2), color="tab:gray")
-    axes[2].set_title(f"Game length (mean {s['length_mean']:.1f} turns)")
+    axes[2].set_title(f"Watch Out Beetlejuice: game length (mean {s['length_mean']:.1f} "
+                      "turns)", fontsize=10)
+    axes[2].set_ylabel("games")
     axes[2].set_xlabel("turns")
     fig.suptitle(f"Watch Out Beetlejuice: {s['games']} games, {s['players']} players, "
                  f"{','.join(s['policies'])}")

@@ -23,8 +23,10 @@ from hauntbox import bots_superskill as bots
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="hauntbox stats superskill",
-                                description="Super-Skill Pinball bot statistics")
+    from hauntbox.cli_style import Parser
+
+    p = Parser(prog="hauntbox stats superskill",
+               description="Star Trek: Super-Skill Pinball bot statistics")
     p.add_argument("--table", default="starfleet-academy",
                    help="starfleet-academy, tribbles, lower-decks, borg-attack or a data file")
     p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
@@ -42,7 +44,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     a.policies = [x.strip() for x in a.policy.split(",") if x.strip()]
     for x in a.policies:
         if x not in ("greedy", "lookahead", "random"):
-            p.error(f"unknown policy {x!r}")
+            p.error(f"--policy {x}: choose greedy, lookahead or random")
     if a.players is None:
         a.players = len(a.policies)
     if not 1 <= a.players <= 4 or len(a.policies) > a.players:
@@ -109,8 +111,24 @@ def run(table: str, games: int, seed: int, policy: str | list[str], players: int
         "bonuses": {k: v / n_players for k, v in sorted(bonuses.items())},
         "sets": {k: v / n_players for k, v in sorted(sets.items())},
         "achievements": {k: v / n_players for k, v in sorted(ach.items())},
+        "names": names_of(cfg),
         "seconds": time.time() - t0,
     }
+
+
+def names_of(cfg: dict) -> dict:
+    """The table's own names for the codes in the report (the codes stay in the data)."""
+    bonuses = {f"{m['id']}.{o['id']}": f"{m['name']}: {o['name']}"
+               for m in cfg.get("menus", []) for o in m.get("options", [])}
+    return {"table": cfg.get("name", cfg.get("id")), "bonuses": bonuses,
+            "sets": {s["id"]: s["name"] for s in cfg.get("sets", [])},
+            "achievements": {a["id"]: a["name"] for a in cfg.get("achievements", [])},
+            "lost": {"drain": "drained", "outlane": "down an outlane", "tilt": "tilted"}}
+
+
+def _named(st: dict, kind: str, fmt: str) -> str:
+    names = st.get("names", {}).get(kind, {})
+    return ", ".join(f"{names.get(k, k)} {fmt.format(v)}" for k, v in st[kind].items())
 
 
 def check_finished(g) -> None:
@@ -158,7 +176,8 @@ def percentile(xs: list[int], q: float) -> float:
 def format_report(st: dict) -> str:
     sc = st["scores"]
     lines = [
-        f"Super-Skill Pinball - {st['table']} - policy {st['policy']}, "
+        f"Star Trek: Super-Skill Pinball - {st.get('names', {}).get('table', st['table'])} - "
+        f"policy {st['policy']}, "
         f"{st['games']} games x {st['players']} player(s), seeds {st['seed']}.."
         f"{st['seed'] + st['games'] - 1}",
         f"stars: mean {statistics.mean(sc):.1f}  median {statistics.median(sc):.1f}  "
@@ -172,15 +191,11 @@ def format_report(st: dict) -> str:
         for k, pol in enumerate(st["seats"]):
             lines.append(f"  seat {k + 1} ({pol}): mean {statistics.mean(st['seat_scores'][k]):.1f}"
                          f"  wins {st['seat_wins'][k] / st['games']:.1%} (ties shared)")
-    lines.append("balls lost per player-game: " + ", ".join(
-        f"{k} {v:.2f}" for k, v in st["lost"].items()))
-    lines.append("sets completed per player-game: " + ", ".join(
-        f"{k} {v:.2f}" for k, v in st["sets"].items()))
-    lines.append("bonuses per player-game: " + ", ".join(
-        f"{k} {v:.2f}" for k, v in st["bonuses"].items()))
+    lines.append("balls lost per player-game: " + _named(st, "lost", "{:.2f}"))
+    lines.append("sets completed per player-game: " + _named(st, "sets", "{:.2f}"))
+    lines.append("bonuses per player-game: " + _named(st, "bonuses", "{:.2f}"))
     if st["achievements"]:
-        lines.append("achievement rate: " + ", ".join(
-            f"{k} {v:.1%}" for k, v in st["achievements"].items()))
+        lines.append("achievement rate: " + _named(st, "achievements", "{:.1%}"))
     lines.append(histogram_text(sc))
     lines.append(f"time: {st['seconds']:.1f}s")
     return "\n".join(lines)
@@ -205,12 +220,16 @@ def write_png(st: dict, path: str) -> None:
     sc = st["scores"]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     bins = range(0, max(sc) + 6, 5)
-    ax.hist(sc, bins=bins, color="#3060c0", edgecolor="white")
+    counts, _, bars = ax.hist(sc, bins=bins, color="#3060c0", edgecolor="white")
+    # The count on every bar that has games, so a bar of one game is seen and read.
+    ax.bar_label(bars, labels=[f"{int(c)}" if c else "" for c in counts], fontsize=7,
+                 padding=1)
     ax.axvline(statistics.mean(sc), color="#c03030", linestyle="--",
                label=f"mean {statistics.mean(sc):.1f}")
     ax.set_xlabel("stars at game end")
     ax.set_ylabel("games")
-    ax.set_title(f"Super-Skill Pinball: {st['table']} ({st['policy']}, {st['games']} games)")
+    table = st.get("names", {}).get("table", st["table"])
+    ax.set_title(f"Star Trek: Super-Skill Pinball: {table} ({st['policy']}, {st['games']} games)")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -223,7 +242,7 @@ def main(argv: list[str]) -> int:
     try:
         st = run(a.table, a.games, a.seed, a.policies, a.players, progress=not a.quiet)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"hauntbox stats superskill: {e}", file=sys.stderr)
         return 2
     print(format_report(st))
     if a.png:

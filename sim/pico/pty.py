@@ -47,6 +47,14 @@ class PicoPty:
         # which the log and any bots read).
         board.raw_out = self._to_pty
         board.host.passive = True       # the pty's client is the host; the session only listens
+        # The simulator-only `sim` requests (sensor injection) are answered here,
+        # by the build's models, before the chip sees them (sim/inject.py).
+        from sim.inject import Injector, SimRequests
+        self.sims = SimRequests(Injector(board.clock, session.pinmap, getattr(session, "tower", None),
+                                         getattr(session, "table", None)), self._sim_reply)
+        self.mid_line = False           # the chip's output stopped inside a line
+        self.replies: list[bytes] = []  # sim replies waiting for the end of that line
+        self.replies_since = 0.0
         if link:
             tmp = link + ".tmp%d" % os.getpid()
             if os.path.lexists(tmp):
@@ -54,7 +62,22 @@ class PicoPty:
             os.symlink(self.path, tmp)
             os.replace(tmp, link)
 
-    def _to_pty(self, data: bytes) -> None:
+    def _sim_reply(self, line: bytes) -> None:
+        if not self.mid_line:
+            self._to_pty(line, chip=False)
+            return
+        if not self.replies:
+            self.replies_since = time.monotonic()
+        self.replies.append(line)
+
+    def _to_pty(self, data: bytes, chip: bool = True) -> None:
+        if chip and data:
+            if self.replies and b"\n" in data:
+                # Between two of the chip's lines, never inside one.
+                i = data.rindex(b"\n") + 1
+                data = data[:i] + b"".join(self.replies) + data[i:]
+                self.replies.clear()
+            self.mid_line = not data.endswith(b"\n")
         self.out += data
         if len(self.out) > OUT_CAP:
             cut = len(self.out) - OUT_CAP
@@ -80,6 +103,7 @@ class PicoPty:
                 r, _, _ = select.select([self.master], [], [], 0)
                 if r:
                     data = os.read(self.master, 4096)
+                    data = self.sims.feed(data) if data else data
                     if data:
                         board.pico.write(data)
             except OSError:
@@ -89,6 +113,11 @@ class PicoPty:
             else:
                 # Ahead of the wall clock: wait for it, or for the host.
                 select.select([self.master], [], [], min(0.01, (board.now_us - wall_us) / 1e6))
+            if self.replies and time.monotonic() - self.replies_since > 0.2:
+                self.mid_line = False        # e.g. the REPL's ">>> ": no line end is coming
+                for line in self.replies:
+                    self._to_pty(line, chip=False)
+                self.replies.clear()
             self._flush()
 
     def close(self) -> None:

@@ -168,17 +168,25 @@ def test_plain_mode(setup):
     assert "never read" not in text
 
 
-def test_board_picture_falls_back_to_json():
+def test_board_picture_falls_back_to_a_short_summary():
     assert board_picture("roller-ghoster", None, COLOURS) == "(no game)"
-    assert json.loads(board_picture("other-game", {"a": 1}, COLOURS)) == {"a": 1}
-    assert json.loads(board_picture("roller-ghoster", {"bad": True}, COLOURS)) == {"bad": True}
+    assert board_picture("other-game", {"a": 1}, COLOURS) == "a: 1"
+    assert board_picture("roller-ghoster", {"bad": True}, COLOURS) == "bad: true"
+    # nested parts one level down; long lists (a deck of card ids) left out
+    st = {"mode": "dice", "game": {"round": 2, "dice": [3, 5], "deck": list(range(40))}}
+    assert board_picture("superskill", st, COLOURS) == "mode: \"dice\"\ngame.round: 2\ngame.dice: [3, 5]"
 
 
 @pytest.mark.parametrize("msg, text", [
     ({"ev": "game", "data": ["roller-ghoster", 3, 1]}, "new game of roller-ghoster: 3 players, blue starts"),
     ({"ev": "roll", "data": [0, "2a"]}, "red rolls 2 + arrow"),
-    ({"ev": "move", "data": [1, "start", "1*"]}, "  blue moves start -> 1*"),
-    ({"ev": "hit", "data": [2, "2o1", "2T"]}, "  green is knocked off 2o1 into trench 2T"),
+    ({"ev": "move", "data": [1, "start", "1*"]},
+     "  blue moves from the start to the star of staircase 1"),
+    ({"ev": "hit", "data": [2, "2o1", "2T"]},
+     "  green is knocked off staircase 2, outer step 1 into trench 2"),
+    ({"ev": "slide", "data": [0, "3w3", "3o2"]},
+     "  red lands on a broken step (staircase 3, wall step 3) and slides to "
+     "staircase 3, outer step 2"),
     ({"ev": "rotated", "data": [[0, 1, 0, 2]]}, "  balls down: staircase 2 x1, staircase 4 x2"),
     ({"ev": "rotated", "data": [[0, 0, 0, 0]]}, "  balls down: none"),
     ({"ev": "win", "data": [3]}, "YELLOW reaches the top and wins!"),
@@ -229,7 +237,8 @@ def test_monitor_prints_events_and_stops_after_count():
     rc = run_monitor("fake", count=3, out=out.append, open_serial=fake.open, stop=stop)
     assert rc == 0
     assert out[0] == "-- fake: hauntbox firmware None, build b1, protocol 1, game roller-ghoster --"
-    assert out[1:] == ["red rolls 3", "  red moves start -> 2*", "blue's turn"]
+    assert out[1:] == ["red rolls 3", "  red moves from the start to the star of staircase 2",
+                       "blue's turn"]
 
 
 def test_monitor_json_mode_prints_raw_lines():

@@ -18,7 +18,8 @@ BAD = [
     (["--game", "haunted-house", "--fault", "jam"], "unknown fault 'jam' for Haunted House"),
     (["--game", "beetlejuice", "--view"], "--view draws Roller Ghoster and Haunted House only"),
     (["--game", "superskill", "--view"], "--view draws Roller Ghoster and Haunted House only"),
-    (["--bot", "heuristic"], "--bot is for beetlejuice and superskill"),
+    (["--policy", "heuristic"], "--policy heuristic: roller-ghoster's bots play random | safe | bold"),
+    (["--game", "superskill", "--policy", "lookahead,bold"], "superskill's bots play lookahead"),
     (["--game", "beetlejuice", "--fault", "jam"], "no faults are modelled for beetlejuice"),
 ]
 
