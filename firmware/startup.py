@@ -1,6 +1,7 @@
 # What runs once when the board starts: a random seed, the boot's crash
-# accounting, the safe-boot check, resume the saved game or start a new one,
-# and ask the players whether to resume; safe mode after too many crashes.
+# accounting, the buttons held at power-up (service mode, safe boot), resume
+# the saved game or start a new one, and ask the players whether to resume;
+# safe mode after too many crashes.
 # App (app.py) loads this module for it and drops it again (ram.py), so it is
 # not in RAM during play.
 
@@ -25,12 +26,17 @@ def default_seed():
         return ticks_us()
 
 
-def menu_held(controller):
+def boot_buttons(controller):
+    # What the buttons held at power-up ask for: MENU alone the service mode
+    # (docs/service-mode.md), MENU with ROLL safe boot (the game skipped, the
+    # REPL free), else None.
     panel = getattr(controller, "panel", None)
     if panel is None:
         decider = getattr(controller, "decider", None)
         panel = decider.panel if decider is not None else None
-    return panel is not None and panel.held("menu")
+    if panel is None or not panel.held("menu"):
+        return None
+    return "safe" if panel.held("roll") else "service"
 
 
 def _power_on():

@@ -26,13 +26,16 @@ SCHEMA = {
     "servo.type": ("str", ("continuous", "ratchet")),
     "quiet_ms": ("int", 100, 10000),
     "beetlejuice.cards": ("str", ("firmware", "enter")),
+    # Roller Ghoster: the firmware rolls the die, or the players roll the real
+    # one and enter the face with the buttons (docs/protocol.md, "config").
+    "roller-ghoster.die": ("str", ("electronic", "physical")),
 }
 
 # The order a saved config is taken in: a key that depends on another comes
 # after it (players after game, the pulses after their limits), so the key
 # that breaks a rule is the one left out.
 ORDER = ("game", "players", "brightness", "settle_ms", "reservoir", "watchdog", "resume",
-         "quiet_ms", "beetlejuice.cards", "servo.type", "servo.min_ns", "servo.max_ns",
+         "quiet_ms", "beetlejuice.cards", "roller-ghoster.die", "servo.type", "servo.min_ns", "servo.max_ns",
          "servo.stop_ns", "servo.forward_ns")
 
 GAME_DEFAULT = "roller-ghoster"     # as games/settings.py DEFAULTS

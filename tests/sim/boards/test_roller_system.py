@@ -126,12 +126,14 @@ def test_host_choice_is_validated_against_the_prompt():
     assert d.offer(["move", "outer"]) is None
 
 
-def test_safe_boot_when_menu_is_held_at_power_up():
+def test_menu_at_power_up_is_the_service_mode_and_menu_with_roll_safe_boot():
     s = RollerSim(players=2, seed=1)
     assert not s.app.safe_boot_requested()
     from hauntbox_sim.fakes import machine
     machine.pin(s.pinmap["pins"]["btn_menu"]["gpio"]).sim_drive(0)
-    assert s.app.safe_boot_requested()
+    assert s.app.boot_buttons() == "service" and not s.app.safe_boot_requested()
+    machine.pin(s.pinmap["pins"]["btn_roll"]["gpio"]).sim_drive(0)
+    assert s.app.boot_buttons() == "safe" and s.app.safe_boot_requested()
 
 
 def test_dead_receiver_fails_the_emitter_test_and_players_are_asked_about_it():
@@ -217,3 +219,23 @@ def test_after_a_game_roll_starts_another_and_the_host_can_too():
     games = [e for e in events if e[0] == "game"]
     assert [g[2] for g in games][:3] == [2, 2, 3]
     assert games[2][3] == 1
+
+
+def test_physical_die_the_players_enter_every_face_with_the_buttons():
+    # The physical die setting: each roll is the face the players entered
+    # (LEFT/RIGHT, ROLL), never one the firmware drew; the game plays out.
+    s, events, winner = play(players=3, seed=5, noise="all",
+                             settings={"roller-ghoster.die": "physical"})
+    rolls = [e[2] for e in kinds(events, "roll")]
+    assert rolls and rolls == s.people.faces
+    asked = [e for e in kinds(events, "prompt") if e[1] == "die" and e[4] == 0]
+    assert len(asked) == len(rolls)
+    assert not [e for e in kinds(events, "prompt") if e[1] == "roll"]
+    assert winner is not None and s.app.controller.game.winner == winner
+    assert not kinds(events, "fault")
+
+
+def test_electronic_die_stays_the_default():
+    s, events, winner = play(players=2, seed=5, noise="none")
+    assert kinds(events, "roll") and not [e for e in kinds(events, "prompt") if e[1] == "die"]
+    assert s.people.faces == []
