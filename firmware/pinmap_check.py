@@ -45,6 +45,8 @@ LIMITS = (
     ("beams", "min_pulse_us", 1, 1000000),
     ("beams", "gap_us", 1, 1000000),
     ("beams", "stuck_ms", 1, 600000),
+    ("beams", "long_us", 1, 600000000),
+    ("beams", "doubt_glitches", 1, 100000),
     ("notch", "debounce_ms", 0, 1000),
     ("servo", "notch_timeout_ms", 1, 60000),
     ("servo", "backoff_ms", 0, 10000),
