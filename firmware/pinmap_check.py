@@ -46,6 +46,7 @@ LIMITS = (
     ("beams", "gap_us", 1, 1000000),
     ("beams", "stuck_ms", 1, 600000),
     ("beams", "long_us", 1, 600000000),
+    ("beams", "odd_us", 1, 1000000),
     ("beams", "doubt_glitches", 1, 100000),
     ("notch", "debounce_ms", 0, 1000),
     ("servo", "notch_timeout_ms", 1, 60000),

@@ -14,6 +14,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass
@@ -28,15 +29,30 @@ class BeamReport:
     jams: int
     sim_seconds: float
     wall_seconds: float
+    wrong_turn: int = 0          # matched, but counted in another rotation
+    doubted: int = 0             # staircase-turns the firmware found doubtful and asked about
+    stairs_wrong: int = 0        # turns whose staircases (after asking) differ from the truth
+    max_latency_ms: float = 0.0
+    load: str = "no load"
+
+    @property
+    def ok(self) -> bool:
+        return (self.missed == 0 and self.phantom == 0 and self.wrong_turn == 0
+                and self.jams == 0 and self.stairs_wrong == 0)
 
     def lines(self) -> list[str]:
         out = [
             f"rotations: {self.rotations}  (jams: {self.jams})",
+            self.load,
             f"balls released by the model: {self.released}",
             f"balls detected by the firmware: {self.detected}",
             f"missed: {self.missed}",
             f"phantom: {self.phantom}",
+            f"counted in the wrong turn: {self.wrong_turn}",
+            f"staircases the firmware doubted and asked the players about: {self.doubted}",
+            f"turns whose staircases (after the answers) differ from the truth: {self.stairs_wrong}",
             f"glitches rejected by the filter: {self.glitches_rejected}",
+            f"longest time from a ball's leading edge to its count: {self.max_latency_ms:.1f} ms",
         ]
         for k, (r, d) in enumerate(self.per_staircase, 1):
             out.append(f"  staircase {k}: released {r}, detected {d}")
@@ -45,50 +61,99 @@ class BeamReport:
 
 
 def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
-                  progress: bool = False, host: bool = False) -> BeamReport:
+                  progress: bool = False, host: bool = False, load: Any = None,
+                  tower_cfg: Any = None) -> BeamReport:
+    """Play `rotations` turns of the tower through the game's own turn
+    (emitter test, rotation, settle window, questions about doubtful
+    staircases answered by the simulated players) and match every ball the
+    model released with one `ball` event on its staircase by time
+    (sim/checks_match.py). load: a sim.checks_load.Load (None: none; host
+    adds only the host, as before)."""
     import asyncio
 
     from sim import install as sim_install
+    from sim import runtime
+    from sim.checks_load import Load, attach_flash, frames
+    from sim.checks_match import Found, Truth, match
     from sim.host_link import SimUsbSerial, busy_host
     from sim.roller_board import RollerSim
 
-    s = RollerSim(players=2, seed=seed, noise=noise)
-    tower = s.app.controller.tower
+    if load is None and host:
+        load = Load(frame_ms=0, host=True, flash_ms=0)
+    s = RollerSim(players=2, seed=seed, noise=noise, tower_cfg=tower_cfg)
+    ctl = s.app.controller
+    tower = ctl.tower
     model = s.tower
     n = model.cfg.staircases
-    missed = phantom = detected = released = 0
-    per = [[0, 0] for _ in range(n)]
+    gap_us = tower.beams.beams[0].gap_us
+    found: list[Found] = []
+    rot = {"i": -1}
+    doubts = [0]
+    clk = runtime.clock()
+
+    def on_event(ev: tuple) -> None:
+        if ev[0] == "ball":
+            owner = rot["i"] if ctl.sensing else None
+            for _ in range(ev[2]):
+                found.append(Found(ev[1], clk.now_us, owner))
+        elif ev[0] == "fault" and ev[1] == "beam_doubt":
+            doubts[0] += 1
+    s.app.bus.subscribe(on_event)
+    truth: list[Truth] = []
+    stairs_wrong = 0
+    flash_on = attach_flash(load.flash_ms) if load is not None else False
     t0 = time.monotonic()
 
     async def run() -> None:
-        nonlocal missed, phantom, detected, released
+        nonlocal stairs_wrong
         await s.app._start_tasks()
-        poll = asyncio.create_task(busy_host(s.app, SimUsbSerial(), 100)) if host else None
+        extra = []
+        if load is not None and load.host:
+            extra.append(asyncio.create_task(busy_host(s.app, SimUsbSerial(), 100)))
+        if load is not None and load.frame_ms:
+            extra.append(asyncio.create_task(
+                frames(ctl.display.strip.np, load.frame_ms, load.extra_irq_off_us)))
+        ctl.new_game(2)
         for i in range(rotations):
             model.refill()
+            rot["i"] = i
             start = s.clock.now_us
-            status, counts = await tower.rotate()
-            truth = model.balls_per_staircase(start, s.clock.now_us)
-            for k in range(n):
-                per[k][0] += truth[k]
-                per[k][1] += counts[k]
-                released += truth[k]
-                detected += counts[k]
-                if counts[k] < truth[k]:
-                    missed += truth[k] - counts[k]
-                else:
-                    phantom += counts[k] - truth[k]
+            first = len(model.released)
+            stairs = await ctl.turn_tower()
+            for j in range(first, len(model.released)):
+                k, t = model.released[j]
+                # A count may come as late as the end of the interruption plus
+                # the gap that closes it, and a little for a busy loop.
+                w = model.widths[j] + gap_us + 50_000
+                truth.append(Truth(k, t, i, w))
+            seen = sorted({k for k, t in model.released[first:] if t >= start})
+            stairs_wrong += tuple(seen) != tuple(stairs)
+            ctl.save()                      # the game saves after each turn
             if progress and (i + 1) % 1000 == 0:
                 print(f"  {i + 1}/{rotations} rotations", file=sys.stderr)
-        if poll is not None:
-            poll.cancel()
+        for t in extra:
+            t.cancel()
         await s.app.stop_tasks()
 
-    sim_install.run(run())
+    try:
+        sim_install.run(run())
+    finally:
+        if flash_on:
+            from sim.models import flash
+            flash.detach()
+    m = match(truth, found)
+    per = [[0, 0] for _ in range(n)]
+    for tr in truth:
+        per[tr.key - 1][0] += 1
+    for f in found:
+        per[f.key - 1][1] += 1
     glitches = sum(b.glitches for b in tower.beams.beams)
-    return BeamReport(rotations, released, detected, missed, phantom,
+    return BeamReport(rotations, m.true, m.found, m.missed, m.phantom,
                       [tuple(x) for x in per], glitches, tower.jams,  # type: ignore[misc]
-                      s.clock.now_us / 1e6, time.monotonic() - t0)
+                      s.clock.now_us / 1e6, time.monotonic() - t0, wrong_turn=m.wrong_owner,
+                      doubted=doubts[0], stairs_wrong=stairs_wrong,
+                      max_latency_ms=m.max_latency_ms,
+                      load=load.describe() if load is not None else "load: none")
 
 
 def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", players: int = 4,

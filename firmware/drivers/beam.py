@@ -4,9 +4,11 @@
 # blocked for min_pulse in total (only blocked time counts, so two glitches
 # close together never add up to a ball through the gap between them), and a
 # beam blocked continuously for longer than stuck_ms is reported as stuck.
-# An interruption longer than long_us (longer than any one ball can make,
-# hardware/sensing-envelope.md) but over before stuck_ms is counted in
-# `longs`: two balls run together, or a hand; the game asks the players.
+# An interruption no ball and no glitch of the envelope makes
+# (hardware/sensing-envelope.md) is counted in `odd`: blocked for odd_us or
+# more but less than min_pulse (longer than glitches stack, shorter than any
+# ball), or lasting longer than long_us but over before stuck_ms (two balls
+# run together, a hand). The game then asks the players.
 # No allocation per edge; a ball is counted as soon as it has blocked the beam
 # for min_pulse, so the LED can react within a few milliseconds.
 
@@ -25,7 +27,7 @@ _GAP = const(2)
 
 class Beam:
     def __init__(self, recorder, blocked_level=0, min_pulse_us=4000, gap_us=2000,
-                 stuck_ms=2000, long_us=250000):
+                 stuck_ms=2000, long_us=250000, odd_us=0):
         self.rec = recorder
         self.blocked_level = blocked_level
         self.min_pulse_us = min_pulse_us
@@ -35,7 +37,8 @@ class Beam:
         self.total = 0          # balls counted since power-up
         self.glitches = 0       # pulses rejected as too short
         self.long_us = long_us
-        self.longs = 0          # interruptions longer than long_us (not stuck)
+        self.odd_us = odd_us or min_pulse_us
+        self.odd = 0            # interruptions of a length no ball or glitch has
         self._first = 0         # start of the current interruption
         self.stuck = False
         self._state = _IDLE
@@ -108,10 +111,12 @@ class Beam:
     def _finish_gap(self):
         if not self._counted:
             self.glitches += 1
+            if self._acc >= self.odd_us:
+                self.odd += 1
         else:
             span = ticks_diff(self._gap_start, self._first)
             if self.long_us < span < self.stuck_us:
-                self.longs += 1
+                self.odd += 1
         self._state = _IDLE
 
     def poll(self, now=None):

@@ -129,6 +129,9 @@ class Launch:
     holes: list[int] = field(default_factory=list)
     hole_dice: list[Die] = field(default_factory=list)
     settled_us: int = 0
+    # (("m", monster) or ("c", clue spot), time the piece was hit (us)): for
+    # the checks that match each true hit with one credit by time.
+    hit_times: list[tuple[tuple[str, str], int]] = field(default_factory=list)
 
 
 class Signal:
@@ -351,6 +354,7 @@ class TableModel:
         hit_now.add(m)
         self.monster_hit.add(m)
         rec.monsters.append(m)
+        rec.hit_times.append((("m", m), t))
         self.stats["impacts"] += 1
         displaced = self.rng.random() < self.cfg.p_displace_monster
         if displaced:
@@ -366,6 +370,7 @@ class TableModel:
         taken_now.add(s)
         self.clue_hit.add(s)
         rec.clues.append(s)
+        rec.hit_times.append((("c", s), t))
         displaced = self.rng.random() < self.cfg.p_displace_clue
         self._pulse(s, t, self._ms(self.cfg.impact_ms), then_active=displaced)
         return True

@@ -98,7 +98,7 @@ def test_beam_counts_one_ball_per_interruption_and_rejects_glitches(clock):
     beam.poll()
     assert beam.balls == 2
     assert beam.glitches == 2   # the two-glitch interruption and the 3.9 ms pulse
-    assert beam.longs == 0
+    assert beam.odd == 0        # the default odd_us is min_pulse: nothing in between
 
 
 def test_beam_counts_a_pulse_longer_than_any_ball_as_long(clock):
@@ -110,7 +110,18 @@ def test_beam_counts_a_pulse_longer_than_any_ball_as_long(clock):
     pulse(clock, pin, 400_000, 300_000)       # impossible for one ball
     clock.advance_ms(1000)
     beam.poll()
-    assert beam.balls == 2 and beam.longs == 1 and not beam.stuck
+    assert beam.balls == 2 and beam.odd == 1 and not beam.stuck
+
+
+def test_beam_counts_a_pulse_between_glitch_and_ball_as_odd(clock):
+    # Glitches stack to 2.5 ms at most, the shortest ball is 5.5 ms: 3-4 ms is
+    # neither, so it is rejected as a ball but marked for the players' answer.
+    pin, beam = beam_on(clock, odd_us=3000)
+    pulse(clock, pin, 10_000, 2_500)          # the worst glitch stack: a glitch
+    pulse(clock, pin, 100_000, 3_500)         # odd
+    clock.advance_ms(200)
+    beam.poll()
+    assert beam.balls == 0 and beam.glitches == 2 and beam.odd == 1
 
 
 def test_beam_reports_stuck_then_recovers(clock):
