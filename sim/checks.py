@@ -1,12 +1,17 @@
 """Accuracy checks of the firmware's sensing against the simulator's ground truth.
 
-`hauntbox check beams --rotations 10000` (or `make check-beams`) turns the simulated tower with
-the firmware's own Tower/BeamBank code, noise on, and compares the balls it
-detected on each staircase with the balls the physical model released.
+`hauntbox check beams --rotations 10000` (or `make check-beams`) plays turns of
+the simulated tower through the game's own turn, noise at the physical
+envelope (hardware/sensing-envelope.md) and the load on (LED frames, a host
+streaming events, saves), and matches every ball the model released with one
+count of its staircase by time: missed, phantom and counted in the wrong turn
+apart. `--pico` runs it on the emulated Pico, `--sweep` sweeps each noise
+parameter across and beyond the envelope (table, docs/sweep-beams.png).
 
-`hauntbox check hits --launches 10000` plays simulated Haunted House
-games with sensor noise on and compares the monster hits and clues the firmware
-credited (and to whom) with the table model's ground truth.
+`hauntbox check hits --launches 10000` plays simulated Haunted House games the
+same way and matches every monster hit and clue with one credit by time:
+missed, phantom and credited to the wrong player apart (`--sweep`:
+docs/sweep-hits.png).
 """
 from __future__ import annotations
 
@@ -157,33 +162,65 @@ def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
 
 
 def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", players: int = 4,
-                 progress: bool = False, host: bool = False, flash_ms: int = 0):
+                 progress: bool = False, host: bool = False, flash_ms: int = 0,
+                 load: Any = None, table_cfg: Any = None):
     """Play whole simulated Haunted House games (noise on) until `launches` dice
-    have been launched; compare the monster hits and clues the firmware credited
-    with the table model's ground truth, launch by launch. host: with a host
-    console on the serial link (sim/host_link.py), whose replies keep the
-    firmware busy for a few ms at a time. flash_ms: every save blocks the
-    firmware that long (each file commit and rename, sim/models/flash.py)."""
+    have been launched; match every monster hit and clue the table model
+    recorded with one credit of the same piece by time (sim/checks_match.py):
+    missed, phantom and credited to the wrong player are counted apart. The
+    circle, hole and round-score comparisons are per launch (compare()).
+    load: a sim.checks_load.Load (frames, a host, saves); host and flash_ms
+    alone are the older switches."""
+    from sim import install as sim_install
+    from sim import runtime
+    from sim.checks_load import frames
+    from sim.checks_match import Found, Truth, match
     from sim.haunted_board import HauntedSim, HitReport
-    from sim.host_link import SimUsbSerial
+    from sim.host_link import SimUsbSerial, host_tasks
 
+    if load is not None:
+        host = load.host
+        flash_ms = load.flash_ms
     total = HitReport()
     t0 = time.monotonic()
     sim_s = 0.0
     k = 0
     while total.launches < launches:
-        s = HauntedSim(players=players, seed=seed + k, noise=noise,
+        cfg = None
+        if table_cfg is not None:
+            import copy
+            cfg = copy.deepcopy(table_cfg)
+        s = HauntedSim(players=players, seed=seed + k, noise=noise, table_cfg=cfg,
                        host_link=SimUsbSerial() if host else None)
+        found: list[Found] = []
+        clk = runtime.clock()
+
+        def on_event(ev: tuple, found: list = found, clk: Any = clk) -> None:
+            if ev[0] == "monster_hit":
+                found.append(Found(("m", ev[2]), clk.now_us, ev[1]))
+            elif ev[0] == "clue_taken":
+                found.append(Found(("c", ev[2]), clk.now_us, ev[1]))
+        s.app.bus.subscribe(on_event)
         if flash_ms:
             from sim.models import flash
             us = flash_ms * 1000
             flash.attach(flash.FlashModel(stall_us={"close": us, "rename": us}))
         try:
-            s.run()
+            extra = host_tasks(s.app, s.host_link, s.host_period_ms) or []
+            if load is not None and load.frame_ms:
+                extra.append(frames(s.controller.build.score_strip.np, load.frame_ms,
+                                    load.extra_irq_off_us))
+            sim_install.run(s.app.main_async(s.players, 0, True, extra_tasks=extra or None))
         finally:
             if flash_ms:
                 flash.detach()
-        total.add(s.report())
+        rep = s.report()
+        truth = [Truth(key, t, rec.player, 2_000_000)
+                 for rec in s.table.launches for key, t in rec.hit_times]
+        m = match(truth, found)
+        rep.missed, rep.phantom, rep.wrong_player = m.missed, m.phantom, m.wrong_owner
+        rep.credited = m.found
+        total.add(rep)
         sim_s += s.sim_seconds()
         k += 1
         if progress and k % 20 == 0:
@@ -214,50 +251,92 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="what", required=True)
     b = sub.add_parser("beams", help="beam accuracy over many simulated rotations")
-    b.add_argument("--rotations", type=int, default=10000)
+    b.add_argument("--rotations", type=int, default=None,
+                   help="rotations (10000; 30 with --pico; 200 per value with --sweep)")
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
     b.add_argument("--host", action="store_true",
-                   help="a host on the serial link: events on, state every 100 ms")
+                   help="with --no-load: only a host on the serial link")
+    b.add_argument("--no-load", action="store_true",
+                   help="no frames, host or saves (the load is on by default)")
+    b.add_argument("--sweep", action="store_true",
+                   help="vary each noise parameter across and beyond the envelope; table + docs/sweep-beams.png")
+    b.add_argument("--pico", action="store_true", help="on the emulated Pico (sim/pico)")
     h = sub.add_parser("hits", help="Haunted House: hits credited vs. the table model's truth")
-    h.add_argument("--launches", type=int, default=10000)
+    h.add_argument("--launches", type=int, default=None,
+                   help="launches (10000; 150 per value with --sweep)")
     h.add_argument("--seed", type=int, default=1)
     h.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
     h.add_argument("--players", type=int, default=4, choices=(1, 2, 3, 4))
     h.add_argument("--host", action="store_true",
-                   help="a host on the serial link: events on, state every 100 ms")
-    h.add_argument("--flash-ms", type=int, default=0,
-                   help="each file commit and rename of a save blocks the firmware this long")
+                   help="with --no-load: only a host on the serial link")
+    h.add_argument("--flash-ms", type=int, default=None,
+                   help="each file commit and rename of a save blocks the firmware this long (25)")
+    h.add_argument("--no-load", action="store_true", help="no host or slow saves")
+    h.add_argument("--sweep", action="store_true",
+                   help="vary each noise parameter across and beyond the envelope; table + docs/sweep-hits.png")
+    for q in (b, h):
+        q.add_argument("--param", action="append", default=None,
+                       help="with --sweep: only the parameters whose name contains this")
     args = p.parse_args(argv)
+    from sim.checks_load import Load
     if args.what == "hits":
-        if args.launches < 1:
+        n = args.launches if args.launches is not None else (150 if args.sweep else 10000)
+        if n < 1:
             print("hauntbox check: --launches must be at least 1", file=sys.stderr)
             return 2
-        if args.flash_ms < 0:
+        if args.flash_ms is not None and args.flash_ms < 0:
             print("hauntbox check: --flash-ms must be 0 or more", file=sys.stderr)
             return 2
-        print(f"Hit crediting: {args.launches} launches, noise={args.noise}, seed={args.seed}, "
-              f"{args.players} players" + (", host polling the serial link" if args.host else "")
-              + (f", saves blocking {args.flash_ms} ms per commit and rename" if args.flash_ms else ""))
-        hrep, sim_s, wall = hit_accuracy(args.launches, args.seed, args.noise, args.players,
-                                         progress=True, host=args.host, flash_ms=args.flash_ms)
+        if args.sweep:
+            from sim import checks_sweep
+            return checks_sweep.run("hits", n, args.seed, params=args.param)
+        if args.no_load:
+            load = Load(frame_ms=0, host=args.host, flash_ms=args.flash_ms or 0)
+        else:
+            load = Load(frame_ms=0, host=True, flash_ms=25 if args.flash_ms is None else args.flash_ms)
+        print(f"Hit crediting: {n} launches, noise={args.noise}, seed={args.seed}, "
+              f"{args.players} players, " + load.describe())
+        hrep, sim_s, wall = hit_accuracy(n, args.seed, args.noise, args.players,
+                                         progress=True, load=load)
         for line in hit_lines(hrep, sim_s, wall):
             print(line)
         print("RESULT: " + ("PASS" if hrep.ok else "FAIL") + f" ({hrep.missed} missed, "
               f"{hrep.phantom} phantom, {hrep.wrong_player} wrong player)")
         return 0 if hrep.ok else 1
     if args.what == "beams":
-        if args.rotations < 1:
+        n = args.rotations
+        if n is None:
+            n = 30 if args.pico else (200 if args.sweep else 10000)
+        if n < 1:
             print("hauntbox check: --rotations must be at least 1", file=sys.stderr)
             return 2
-        print(f"Beam accuracy: {args.rotations} rotations, noise={args.noise}, seed={args.seed}"
-              + (", host polling the serial link" if args.host else ""))
-        rep = beam_accuracy(args.rotations, args.seed, args.noise, progress=True, host=args.host)
+        if args.sweep and args.pico:
+            print("hauntbox check: --sweep runs on the simulator, not with --pico", file=sys.stderr)
+            return 2
+        if args.sweep:
+            from sim import checks_sweep
+            return checks_sweep.run("beams", n, args.seed, params=args.param)
+        if args.pico:
+            from sim.checks_pico import pico_beams
+            print(f"Beam accuracy on the emulated Pico: {n} rotations, noise={args.noise}, "
+                  f"seed={args.seed}, the chip's own load (frames, saves, the host's event stream)")
+            prep = pico_beams(n, args.seed, args.noise)
+            for line in prep.lines():
+                print(line)
+            print("RESULT: " + ("PASS" if prep.ok else "FAIL") + f" ({prep.missed} missed, "
+                  f"{prep.phantom} phantom, {prep.wrong_turn} wrong turn)")
+            return 0 if prep.ok else 1
+        load = None if args.no_load and not args.host else (
+            Load(frame_ms=0, host=True, flash_ms=0) if args.no_load else Load())
+        print(f"Beam accuracy: {n} rotations, noise={args.noise}, seed={args.seed}, "
+              + (load.describe() if load is not None else "load: none"))
+        rep = beam_accuracy(n, args.seed, args.noise, progress=True, load=load)
         for line in rep.lines():
             print(line)
-        ok = rep.missed == 0 and rep.phantom == 0 and rep.jams == 0
-        print("RESULT: " + ("PASS" if ok else "FAIL") + f" ({rep.missed} missed, {rep.phantom} phantom)")
-        return 0 if ok else 1
+        print("RESULT: " + ("PASS" if rep.ok else "FAIL") + f" ({rep.missed} missed, {rep.phantom} phantom, "
+              f"{rep.wrong_turn} wrong turn)")
+        return 0 if rep.ok else 1
     return 2
 
 

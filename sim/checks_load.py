@@ -32,12 +32,15 @@ class Load:
     flash_ms: int = 25
 
     def describe(self) -> str:
-        parts = [f"a frame every {self.frame_ms} ms"
-                 + (f" (+{self.extra_irq_off_us} us interrupts off)" if self.extra_irq_off_us else "")]
+        if self.frame_ms:
+            parts = [f"a frame every {self.frame_ms} ms"
+                     + (f" (+{self.extra_irq_off_us} us interrupts off)" if self.extra_irq_off_us else "")]
+        else:
+            parts = ["the firmware's own frames"]
         if self.host:
             parts.append("host polling the serial link")
         if self.flash_ms:
-            parts.append(f"saves with {self.flash_ms} ms interrupts-off commits")
+            parts.append(f"saves blocking {self.flash_ms} ms per commit and rename (interrupts off)")
         return "load: " + ", ".join(parts)
 
 

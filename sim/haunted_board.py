@@ -55,11 +55,15 @@ class IrqOff:
         write = np.write
 
         def timed_write() -> None:
+            # The window starts when the write starts: the fake's write
+            # (runtime.irq_off) has moved the clock to its end by the time it
+            # returns, so timing from after it marked a second window that
+            # never was.
+            start = runtime.clock().now_us
             write()
-            now = runtime.clock().now_us
             d = np.write_time_us()
             self.total_us += d
-            self.until = max(self.until, now + d)
+            self.until = max(self.until, start + d)
         np.write = timed_write
 
 

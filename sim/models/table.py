@@ -66,7 +66,10 @@ class TableConfig:
     p_displace_monster: float = 0.5
     p_displace_clue: float = 0.8
     # signal shapes
-    impact_ms: tuple[float, float] = (6.0, 40.0)
+    # A knock rocks the piece: its contact stays open while the magnet (or
+    # the reflecting base) is past the release point, 25-150 ms
+    # (hardware/sensing-envelope.md); a displaced piece keeps it open.
+    impact_ms: tuple[float, float] = (25.0, 150.0)
     hole_ms: tuple[float, float] = (8.0, 25.0)
     launch_ms: tuple[float, float] = (6.0, 15.0)
     pass_circle_ms: tuple[float, float] = (20.0, 100.0)
@@ -76,7 +79,7 @@ class TableConfig:
     bounce: bool = False             # mechanical contacts bounce on every transition
     chatter: bool = False            # beam edges chatter
     glitches_per_s: float = 0.0      # short false pulses, per line
-    glitch_us: tuple[int, int] = (50, 800)
+    glitch_us: tuple[int, int] = (50, 1000)
     # other interrupt handlers sometimes make the INT edge (and so the chip
     # read) come late, after short pulses are already over. (The firmware's
     # own NeoPixel writes, which run with interrupts off, are always modelled.)
