@@ -55,6 +55,7 @@ LIMITS = (
     ("table", "window_max_ms", 1, 600000),
     ("table", "retry_ms", 1, 600000),
     ("table", "check_ms", 1, 600000),
+    ("table", "doubt_glitches", 1, 100000),
 )
 SERVO_MIN_NS = 500000      # any hobby servo: 0.5..2.5 ms (drivers/servo.py)
 SERVO_MAX_NS = 2500000

@@ -194,12 +194,15 @@ def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", playe
                        host_link=SimUsbSerial() if host else None)
         found: list[Found] = []
         clk = runtime.clock()
+        doubts = [0]
 
-        def on_event(ev: tuple, found: list = found, clk: Any = clk) -> None:
+        def on_event(ev: tuple, found: list = found, clk: Any = clk, doubts: list = doubts) -> None:
             if ev[0] == "monster_hit":
                 found.append(Found(("m", ev[2]), clk.now_us, ev[1]))
             elif ev[0] == "clue_taken":
                 found.append(Found(("c", ev[2]), clk.now_us, ev[1]))
+            elif ev[0] == "fault" and ev[1] == "sensor_doubt":
+                doubts[0] += 1
         s.app.bus.subscribe(on_event)
         if flash_ms:
             from sim.models import flash
@@ -215,11 +218,16 @@ def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", playe
             if flash_ms:
                 flash.detach()
         rep = s.report()
-        truth = [Truth(key, t, rec.player, 2_000_000)
-                 for rec in s.table.launches for key, t in rec.hit_times]
+        # A hit must be credited in its own turn: before the next launch (the
+        # referee's entries after a doubtful turn included).
+        la = s.table.launches
+        truth = [Truth(key, t, rec.player,
+                       (la[i + 1].t_us if i + 1 < len(la) else s.clock.now_us + 1) - t)
+                 for i, rec in enumerate(la) for key, t in rec.hit_times]
         m = match(truth, found)
         rep.missed, rep.phantom, rep.wrong_player = m.missed, m.phantom, m.wrong_owner
         rep.credited = m.found
+        rep.doubted = doubts[0]
         total.add(rep)
         sim_s += s.sim_seconds()
         k += 1
@@ -241,6 +249,7 @@ def hit_lines(rep, sim_s: float, wall: float) -> list[str]:
         f"dice through holes: true {rep.hole_true}, credited {rep.hole_credited}"
         f" (wrong owner {rep.hole_wrong})",
         f"round scores checked against the truth: {rep.rounds_checked} (mismatches {rep.round_mismatches})",
+        f"turns the firmware found doubtful and asked the referee about: {rep.doubted}",
         f"glitches injected: {rep.glitches}",
         f"{sim_s:.0f} s simulated in {wall:.1f} s",
     ]

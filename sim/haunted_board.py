@@ -151,6 +151,7 @@ class HitReport:
     round_mismatches: int = 0
     glitches: int = 0
     games: int = 0
+    doubted: int = 0             # turns the firmware found doubtful (fault sensor_doubt) and asked about
 
     def add(self, o: "HitReport") -> None:
         for k in self.__dataclass_fields__:
