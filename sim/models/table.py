@@ -115,6 +115,7 @@ class Die:
     realm: str | None = None
     round: int = 1
     reported: bool = False         # a hole loss the firmware has credited
+    hole: str | None = None        # the hole it fell through (its tray, where people see it)
 
     @property
     def on_machine(self) -> bool:
@@ -383,7 +384,8 @@ class TableModel:
         die.realm = None
         rec.holes.append(die.owner)
         rec.hole_dice.append(die)
-        self._pulse(self.rng.choice(self.holes), t, self._ms(self.cfg.hole_ms))
+        die.hole = self.rng.choice(self.holes)
+        self._pulse(die.hole, t, self._ms(self.cfg.hole_ms))
 
     def _into_circle(self, rec: Launch, die: Die, t: int) -> None:
         die.where = "circle"
