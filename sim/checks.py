@@ -211,7 +211,9 @@ def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", playe
         try:
             extra = host_tasks(s.app, s.host_link, s.host_period_ms) or []
             if load is not None and load.frame_ms:
-                extra.append(frames(s.controller.build.score_strip.np, load.frame_ms,
+                # The spot chain (15 LEDs): the score chain is held while a die
+                # may move (Scoreboard.hold_score), so only this one animates.
+                extra.append(frames(s.controller.build.spot_strip.np, load.frame_ms,
                                     load.extra_irq_off_us))
             sim_install.run(s.app.main_async(s.players, 0, True, extra_tasks=extra or None))
         finally:
@@ -303,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.no_load:
             load = Load(frame_ms=0, host=args.host, flash_ms=args.flash_ms or 0)
         else:
-            load = Load(frame_ms=0, host=True, flash_ms=25 if args.flash_ms is None else args.flash_ms)
+            load = Load(host=True, flash_ms=25 if args.flash_ms is None else args.flash_ms)
         print(f"Hit crediting: {n} launches, noise={args.noise}, seed={args.seed}, "
               f"{args.players} players, " + load.describe())
         hrep, sim_s, wall = hit_accuracy(n, args.seed, args.noise, args.players,

@@ -5,7 +5,9 @@ On by default (`hauntbox check beams|hits`, `--no-load` to compare):
 * frames: the LED chain is written every `frame_ms` (an animation; the game
   itself also redraws on every ball, prompt and highlight). Each write runs
   machine.bitstream with interrupts off for the chain's length (~30 us per
-  LED: 1.5 ms for Roller Ghoster's 51), modelled by the NeoPixel fake
+  LED: 1.5 ms for Roller Ghoster's 51; Haunted House animates its 15-LED
+  spot chain, 0.45 ms, since its score chain is held while a die may move),
+  modelled by the NeoPixel fake
   (sim/runtime.py: irq_off); `extra_irq_off_us` lengthens each window, for
   the sweeps.
 * a host console on the serial link, events on and a `state` request every

@@ -150,7 +150,7 @@ def sweep_hits(launches: int, seed: int, params: list[str] | None = None,
             continue
         for v in p.values:
             cfg = noise_config("all")
-            load = Load(frame_ms=0)    # the firmware's own frames only (see README: findings)
+            load = Load()
             p.apply(cfg, load, v)
             rep, _s, _w = hit_accuracy(launches, seed, "all", players=4, load=load, table_cfg=cfg)
             rows.append(Row(p.name, v, rep.true_hits, rep.missed, rep.phantom, rep.wrong_player,

@@ -26,12 +26,20 @@ class TableView:
         return d.owner if d is not None else active
 
     def hole_owner(self, hole: str | None, active: int) -> int:
-        """A die in that hole's tray not answered for yet (the oldest first)."""
+        """The die that dropped into that hole's tray last and has not been
+        answered for (people watch it come out of the chute)."""
+        from sim import runtime
+        now = runtime.clock().now_us
+        best = None
         for d in self.model.dice:
-            if d.where == "hole" and id(d) not in self._claimed and (hole is None or d.hole == hole):
-                self._claimed.add(id(d))
-                return d.owner
-        return active
+            if (d.where == "hole" and id(d) not in self._claimed and d.fell_us <= now
+                    and (hole is None or d.hole == hole)
+                    and (best is None or d.fell_us > best.fell_us)):
+                best = d
+        if best is None:
+            return active
+        self._claimed.add(id(best))
+        return best.owner
 
     def entries(self, player: int, rnd: int, n: int) -> list[tuple]:
         """The round-end entries for the n dice the firmware counts for this

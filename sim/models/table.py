@@ -116,6 +116,7 @@ class Die:
     round: int = 1
     reported: bool = False         # a hole loss the firmware has credited
     hole: str | None = None        # the hole it fell through (its tray, where people see it)
+    fell_us: int = 0               # when it dropped into that tray
 
     @property
     def on_machine(self) -> bool:
@@ -385,6 +386,7 @@ class TableModel:
         rec.holes.append(die.owner)
         rec.hole_dice.append(die)
         die.hole = self.rng.choice(self.holes)
+        die.fell_us = t
         self._pulse(die.hole, t, self._ms(self.cfg.hole_ms))
 
     def _into_circle(self, rec: Launch, die: Die, t: int) -> None:

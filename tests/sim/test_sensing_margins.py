@@ -41,9 +41,9 @@ def test_beams_just_past_the_thresholds_are_reported_and_asked():
 def test_knocks_at_the_envelope_edge_are_exact_and_shorter_ones_are_asked():
     c = table_noise("all")
     c.impact_ms = (25.0, 27.0)
-    rep, _, _ = hit_accuracy(60, seed=5, players=2, load=Load(frame_ms=0), table_cfg=c)
+    rep, _, _ = hit_accuracy(60, seed=5, players=2, load=Load(), table_cfg=c)
     assert rep.true_hits > 30 and rep.ok and rep.doubted == 0
     c = table_noise("all")
     c.impact_ms = (3.4, 4.0)            # neither a glitch nor a knock of the envelope
-    rep, _, _ = hit_accuracy(60, seed=5, players=2, load=Load(frame_ms=0), table_cfg=c)
+    rep, _, _ = hit_accuracy(60, seed=5, players=2, load=Load(), table_cfg=c)
     assert rep.doubted > 5 and rep.missed <= rep.true_hits // 10
