@@ -212,6 +212,11 @@ def plot(rows: list[Row], params: list[Param], path: Path, title: str) -> Path:
 def run(what: str, count: int, seed: int, out_dir: Path | None = None,
         params: list[str] | None = None) -> int:
     out_dir = out_dir or DOCS
+    names = [p.name for p in (_beam_params() if what == "beams" else _hit_params())]
+    if params and not any(x in n for x in params for n in names):
+        print(f"hauntbox check: --param {' '.join(params)} names none of the {what} sweep's "
+              f"parameters ({'; '.join(names)})", file=sys.stderr)
+        return 2
     if what == "beams":
         rows = sweep_beams(count, seed, params)
         plist = _beam_params()

@@ -35,4 +35,15 @@ def test_bad_counts_are_refused(capsys):
     assert main(["hits", "--launches", "0"]) == 2
     assert main(["hits", "--flash-ms", "-1"]) == 2
     assert main(["beams", "--sweep", "--pico"]) == 2
+    assert main(["hits", "--sweep", "--param", "no such thing"]) == 2
     assert "must be at least 1" in capsys.readouterr().err
+
+
+def test_a_short_sweep_prints_its_table_and_draws_it(tmp_path, capsys):
+    from sim import checks_sweep
+    assert checks_sweep.run("beams", 8, 1, out_dir=tmp_path, params=["clear beam"]) == 0
+    out = capsys.readouterr().out
+    assert "| clear beam between two balls | 40 |" in out and "RESULT: PASS" in out
+    png = (tmp_path / "sweep-beams.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    assert "| parameter | value | balls | missed |" in (tmp_path / "sweep-beams.md").read_text()
