@@ -5,13 +5,14 @@
 
 import asyncio
 import json
+import sys
 from time import ticks_ms
 
 from games.events import EventBus
 from games.settings import Settings
 from games.store import Store
 from rules.rng import Rng
-from ram import interned, unload
+from ram import collect, interned, unload
 
 VERSION = "0.1.0"
 # Keys of the data files whose values are text for people (docs, host tools).
@@ -19,9 +20,19 @@ TEXT_KEYS = ("name", "comment", "note")
 # LED brightness once the game has stopped (Ctrl-C, a crash): a glow that
 # shows the board is alive, far below any supply's limit.
 SAFE_BRIGHTNESS = 0.02
+# Bytes allocated between two collections during play (gc.threshold): small
+# enough that the heap's top stays close to the live heap, so what play keeps
+# (tasks, the host link, a new game's state) lands in the holes the loaders
+# left rather than scattered up the heap; a turn allocates ~9 KB, so this
+# collects every few turns (docs/performance.md, "largest free block").
+GC_THRESHOLD = 24 * 1024
 
 
 class App:
+    # The firmware version, for the host's `hello` (protocol_commands reads it
+    # from the app it answers for, so it never imports this module).
+    VERSION = VERSION
+
     def __init__(self, root="", state_root="/", settings=None, seed=None, game=None):
         self.root = root
         self.bus = EventBus()
@@ -51,6 +62,7 @@ class App:
         self.tasks = []
         self._play = None
         self._request = None
+        collect()       # the settings' checks and the boot check are garbage now
         self.load_game(game or self.settings.get("game"))
 
     def _on_event(self, ev):
@@ -113,6 +125,7 @@ class App:
         # Not cached: builds read the pin map while they are constructed, so
         # after that it is garbage rather than a few KB held for the whole game.
         from board import Board, load_pinmap
+        collect()       # the game's data files are parsed: their garbage goes first
         return Board(load_pinmap(build, self.root))
 
     def load_game(self, name):
@@ -315,9 +328,21 @@ def run():
     return play(app, asyncio.run, [serve_stdio(app)])
 
 
+def compact_heap():
+    # App() loaded and dropped its loaders (the settings checks, the pin map,
+    # the build), but their blocks are free only after a collection: collect
+    # now, before the tasks and the host link are made, so they fill those
+    # holes; then keep collecting every GC_THRESHOLD bytes. No-op on CPython.
+    collect()
+    if sys.implementation.name == "micropython":
+        import gc
+        gc.threshold(GC_THRESHOLD)
+
+
 def play(app, runner, extra_tasks):
     # The game loop under `runner` (asyncio.run on the Pico; the simulator's
     # virtual-time loop in tests), with every way out of it covered.
+    compact_heap()
     try:
         return runner(app.main_async(exit_when_over=False, extra_tasks=extra_tasks))
     except KeyboardInterrupt:

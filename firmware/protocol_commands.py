@@ -185,14 +185,8 @@ def read_build_id(root):
 
 
 def _firmware_version(app):
-    v = getattr(app, "VERSION", None)
-    if v:
-        return v
-    try:
-        import app as app_module
-        return app_module.VERSION
-    except Exception:  # noqa: BLE001
-        return "?"
+    # App.VERSION (app.py); a stand-in app without one reports "?".
+    return getattr(app, "VERSION", None) or "?"
 
 
 def _game_names():

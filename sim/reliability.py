@@ -203,7 +203,7 @@ def _fault_game(name: str, seed: int) -> FaultResult:
         detected = seen == len(s.tower.released)      # filtered: no phantom, no miss
     fallback = expect_prompt is None or any(e[0] == "prompt" and e[1] == expect_prompt for e in events)
     try:
-        state_ok = RollerGhoster.from_dict(s.app.controller.layout_cfg, g.to_dict()).to_dict() == g.to_dict()
+        state_ok = RollerGhoster.from_dict(s.app.controller.layout, g.to_dict()).to_dict() == g.to_dict()
     except Exception:  # noqa: BLE001
         state_ok = False
     return FaultResult(name, detected, fallback, winner is not None and g.is_over(), state_ok)

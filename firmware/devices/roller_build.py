@@ -9,7 +9,7 @@ from drivers.beam import Beam
 from drivers.debounce import DebouncedInput
 from drivers.edges import EdgeRecorder
 from drivers.pixels import PixelStrip, max_brightness
-from drivers.servo import ContinuousServo, PositionalServo
+from drivers.servo import ContinuousServo
 from devices import Parts
 from devices.beams import BeamBank
 from devices.panel import panel_from_board
@@ -62,6 +62,7 @@ def build_roller(board, layout_cfg, settings):
             scfg[k[6:]] = settings.values[k]
     servo = ratchet = None
     if scfg.get("type") == "ratchet":
+        from drivers.ratchet_servo import PositionalServo
         rc = scfg.get("ratchet", {})
         ratchet = PositionalServo(board.pwm("servo"), scfg.get("min_ns", 1000000),
                                   scfg.get("max_ns", 2000000), rc.get("rest_deg", 0),

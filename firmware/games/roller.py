@@ -23,7 +23,9 @@ def create(app):
     finally:
         unload("devices.roller_build")      # wiring is done once: not kept in RAM
     decider = Decider(build.panel, app.bus)
-    c = RollerController(layout_cfg, build.tower, build.display, decider, app.bus, app.store,
+    # The rules use the build's Layout (one per boot, not one per game), and
+    # the data file is garbage once the build is made.
+    c = RollerController(build.layout, build.tower, build.display, decider, app.bus, app.store,
                          app.rng, build.colours)
     c.build = build
     build.beams.on_ball = c.on_ball
@@ -39,9 +41,11 @@ class RollerController:
     min_players = 2
     max_players = 4
 
-    def __init__(self, layout_cfg, tower, display, decider, bus, store, rng, colours):
+    def __init__(self, layout, tower, display, decider, bus, store, rng, colours):
+        # layout: a rules.roller_layout.Layout (or its data, which each game
+        # would then build again).
         self.build = None
-        self.layout_cfg = layout_cfg
+        self.layout = layout
         self.tower = tower
         self.display = display
         self.decider = decider
@@ -89,7 +93,7 @@ class RollerController:
         return self.game.to_dict() if self.game is not None else None
 
     def new_game(self, players, start=0, options=None):
-        self.game = RollerGhoster(self.layout_cfg, players, start)
+        self.game = RollerGhoster(self.layout, players, start)
         self.bus.publish(("game", "roller-ghoster", players, start))
         self.bus.publish(("turn", start))
         self.save()
@@ -97,7 +101,7 @@ class RollerController:
 
     def resume(self, saved):
         # saved: dict from the store; raises RuleError/ValueError if invalid.
-        game = RollerGhoster.from_dict(self.layout_cfg, saved.get("game"))
+        game = RollerGhoster.from_dict(self.layout, saved.get("game"))
         rng_state = saved.get("rng")
         if isinstance(rng_state, dict):
             from rules.rng import Rng

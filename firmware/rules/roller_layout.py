@@ -10,78 +10,31 @@
 # Both paths of staircase k end at the star of staircase k+1; the top staircase
 # ends at "last" (or straight at "top" when the layout has no last step).
 
-from rules.errors import RuleError
+from ram import unload
 
 START = "start"
 TOP = "top"
 LAST = "last"
 
 
-def _int_in(d, key, lo, hi, where):
-    v = d.get(key)
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
-        raise RuleError("%s: '%s' must be an integer %d..%d" % (where, key, lo, hi))
-    return v
-
-
 class Layout:
     def __init__(self, data):
-        if not isinstance(data, dict):
-            raise RuleError("layout must be an object")
-        stairs = data.get("staircases")
-        if not isinstance(stairs, list) or not (1 <= len(stairs) <= 8):
-            raise RuleError("layout: 'staircases' must be a list of 1..8 staircases")
-        self.n_stairs = len(stairs)
-        self.notches_per_rev = _int_in(data, "notches_per_rev", 1, 64, "layout")
-        last = data.get("last_step_exposed", True)
-        if not isinstance(last, bool):
-            raise RuleError("layout: 'last_step_exposed' must be true or false")
-        self.has_last = last
-
+        # The graph is built and checked by rules/roller_layout_build.py, loaded
+        # for it and dropped again: play needs only the tables and the methods
+        # below. Raises RuleError on bad data.
+        self.n_stairs = 0
+        self.notches_per_rev = 0
+        self.has_last = True
         self.nxt = {}       # space -> next space (non-star spaces)
         self.star = {}      # star id -> (first wall step, first outer step)
         self.exposed = {}   # space -> staircase whose balls knock it down
         self.broken = {}    # broken step -> slide target
         self.order = []     # every step in climbing order (for displays), wall before outer
-        self.nxt[START] = "1*"
-        n = self.n_stairs
-        for k in range(1, n + 1):
-            where = "layout: staircase %d" % k
-            st = stairs[k - 1]
-            if not isinstance(st, dict):
-                raise RuleError(where + " must be an object")
-            wall = _int_in(st, "wall", 1, 20, where)
-            outer = _int_in(st, "outer", 1, 20, where)
-            if outer >= wall:
-                raise RuleError(where + ": the outer path must be shorter than the wall path")
-            broken = st.get("broken")
-            star_id = "%d*" % k
-            end = ("%d*" % (k + 1)) if k < n else (LAST if last else TOP)
-            self.star[star_id] = ("%dw1" % k, "%do1" % k)
-            self.order.append(star_id)
-            for i in range(1, wall + 1):
-                sid = "%dw%d" % (k, i)
-                self.nxt[sid] = ("%dw%d" % (k, i + 1)) if i < wall else end
-                self.order.append(sid)
-            for i in range(1, outer + 1):
-                sid = "%do%d" % (k, i)
-                self.nxt[sid] = ("%do%d" % (k, i + 1)) if i < outer else end
-                self.exposed[sid] = k
-                self.order.append(sid)
-            if broken is not None:
-                b = _int_in(st, "broken", 1, wall, where)
-                slide = st.get("slide_to")
-                if slide == START:
-                    target = START
-                elif isinstance(slide, int) and not isinstance(slide, bool) and 1 <= slide <= outer:
-                    target = "%do%d" % (k, slide)
-                else:
-                    raise RuleError(where + ": 'slide_to' must be \"start\" or an outer step 1..%d" % outer)
-                self.broken["%dw%d" % (k, b)] = target
-        if last:
-            self.nxt[LAST] = TOP
-            self.exposed[LAST] = n
-            self.order.append(LAST)
+        from rules.roller_layout_build import build
+        try:
+            build(self, data)
+        finally:
+            unload("rules.roller_layout_build")
 
     def trench(self, k):
         return "%dT" % k

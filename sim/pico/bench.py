@@ -31,6 +31,7 @@ from sim.pico.emulator import FS_BLOCK, FS_BLOCKS, Event
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "bench.json"
 PROBE = Path(__file__).with_name("bench_probe.py")
+CENSUS_PROBE = Path(__file__).with_name("census_probe.py")
 # main.py of the heap run: the probe module's cost measured as it is imported.
 PROBE_MAIN = b"""import micropython
 micropython.alloc_emergency_exception_buf(100)
@@ -58,9 +59,10 @@ BUILDS = {
 }
 
 
-def bench_probe(games: int, period_ms: int, slots: int, turns: int = 0) -> bytes:
+def bench_probe(games: int, period_ms: int, slots: int, turns: int = 0, census: bool = False) -> bytes:
     """The probe module with its parameters filled in."""
     src = PROBE.read_text()
+    src = src.replace("CENSUS = 0 ", f"CENSUS = {int(census)} ", 1)
     src = src.replace("TURNS = 0 ", f"TURNS = {turns} ", 1)
     src = src.replace("GAMES = 0 ", f"GAMES = {games} ", 1)
     src = src.replace("PERIOD_MS = 0 ", f"PERIOD_MS = {period_ms} ", 1)
@@ -117,15 +119,32 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def heap_run(build: str, games: int, seed: int, period_ms: int = 50, turns: int = 0,
-             max_s: float = 7200.0, log: Callable[[str], None] = print) -> dict:
-    """Play `games` games (or `turns` turns) with the probe on; its figures."""
+             max_s: float = 7200.0, log: Callable[[str], None] = print, census: bool = False) -> dict:
+    """Play `games` games (or `turns` turns) with the probe on; its figures.
+    census=True: at the end the board also prints the heap census
+    (sim/pico/census_probe.py) and r["census"] holds its text and the SRAM."""
     slots = turns + 2 if turns else 200 * games + 50
-    img = pico_image.image(settings(build),
-                           extra={"/main.py": PROBE_MAIN,
-                                  "/bench_probe.py": bench_probe(games, period_ms, slots, turns)})
+    extra = {"/main.py": PROBE_MAIN,
+             "/bench_probe.py": bench_probe(games, period_ms, slots, turns, census)}
+    if census:
+        extra["/census_probe.py"] = CENSUS_PROBE.read_bytes()
+    img = pico_image.image(settings(build), extra=extra)
     t0 = time.monotonic()
     with session(build, seed, img) as s:
         g = Games(s)
+        if census:
+            seen: list[str] = []
+            census_out: dict = {}
+
+            def grab(text: str) -> None:
+                # Every line from the census's first to its CENSUS_END.
+                if not census_out and (seen or text.startswith("CENSUS_")):
+                    seen.append(text)
+                else:
+                    g.text.append(text)
+                if text.startswith("CENSUS_END"):
+                    census_out.update(text=list(seen), sram=s.board.pico.read_sram())
+            s.host.on_text = grab
         play_again(s)
         s.connect()
         s.board.run(max_s * 1000, until=lambda: g.over >= games or len(s.board.resets) > 1
@@ -140,6 +159,8 @@ def heap_run(build: str, games: int, seed: int, period_ms: int = 50, turns: int 
         raise RuntimeError(f"{build}: the probe wrote no /bench.json ({g.over} games over, "
                            f"resets {resets}); the board printed: {text[-20:]}")
     r = json.loads(files["/bench.json"])
+    if census:
+        r["census"] = census_out
     r.update(wall_s=time.monotonic() - t0, emulated_s=emulated, resets=resets,
              memory_errors=sum("MemoryError" in t for t in text), text=text[-20:])
     log(f"  {build}: heap run, {r['games_over']} games, {r['samples']} samples, "

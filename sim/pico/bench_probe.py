@@ -38,6 +38,7 @@ GAMES = 0                       # sim/pico/bench.py replaces this line
 PERIOD_MS = 0                   # and this one
 NT = 0                          # and this one (turn slots)
 TURNS = 0                       # and this one: stop after this many turns instead (0: games)
+CENSUS = 0                      # and this one: 1 prints the heap census first (sim/pico/heap_census.py)
 
 _REST = 0
 _PEAK = 1
@@ -125,6 +126,10 @@ def largest_free():
 
 def finish():
     import json
+    if CENSUS:
+        import census_probe
+        census_probe.run()
+        del census_probe
     live = sample()
     out = {
         "heap_rest": R[_REST], "heap_low": R[_LOW], "heap_rest_at_ms": R[_AT], "heap_peak": R[_PEAK], "live_end": live,
@@ -211,5 +216,6 @@ def run():
     a = app.App()
     a.bus.subscribe(on_event)
     from games.link import serve_stdio
+    app.compact_heap()          # app.play does it too: here so that R[_LAST] is the live heap
     R[_LAST] = gc.mem_alloc()
     app.play(a, asyncio.run, [serve_stdio(a), probe()])

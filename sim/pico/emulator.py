@@ -217,6 +217,11 @@ class Pico:
         self._call({"op": "flash", "offset": offset, "length": length})
         return base64.b64decode(self._last["data"])
 
+    def read_sram(self) -> bytes:
+        """The SRAM as it is now (264 KB from 0x20000000)."""
+        self._call({"op": "sram"})
+        return base64.b64decode(self._last["data"])
+
     def flash(self) -> bytes:
         self._call({"op": "flash"})
         return base64.b64decode(self._last["data"])

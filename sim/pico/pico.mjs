@@ -456,6 +456,11 @@ const handlers = {
     if (m.path) { writeFileSync(m.path, part); return status(); }
     return { ...status(), data: Buffer.from(part).toString('base64') };
   },
+  sram() {
+    // The SRAM as it is now (0x20000000, 264 KB): the heap census reads the
+    // objects in it (sim/pico/heap_census.py).
+    return { ...status(), data: Buffer.from(mcu.sram).toString('base64') };
+  },
   stats() {
     return { ...status(), flash_ops: flashOps, flash_stall_max_ns: irqOffMax, usb_connected: usbConnected, warnings };
   },

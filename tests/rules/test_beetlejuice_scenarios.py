@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scenarios.beetlejuice import runner
+from scenarios import verbs_beetlejuice as runner
+from scenarios.runner import ScenarioError
 
 ROOT = Path(__file__).resolve().parents[2]
 CFG = json.loads((ROOT / "firmware/data/beetlejuice.json").read_text())
@@ -34,7 +35,7 @@ def test_scenario(script):
 def test_runner_detects_a_wrong_expectation():
     """The scripts can fail: a wrong expectation is reported with its line."""
     text = (ROOT / "tests/scenarios/beetlejuice/banishing_beetlejuice.txt").read_text()
-    with pytest.raises(runner.ScenarioError, match="bj is 'grave', expected 'up'"):
+    with pytest.raises(ScenarioError, match="bj is 'grave', expected 'up'"):
         runner.run(text.replace("expect bj grave", "expect bj up"), CFG)
-    with pytest.raises(runner.ScenarioError, match="rejected"):
+    with pytest.raises(ScenarioError, match="refused"):
         runner.run("players 2\ndeal r01 r11 r21\nreroll 0 1\n", CFG)

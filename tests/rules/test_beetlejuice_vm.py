@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scenarios.beetlejuice import runner
+from scenarios import verbs_beetlejuice as runner
 
 mpvm = pytest.importorskip("vm.mpvm")
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not mpvm.vm_available(),
 
 VM_CODE = """
 import json, os
-from scenarios.beetlejuice import runner
+from scenarios import verbs_beetlejuice as runner
 from rules.beetlejuice import BeetlejuiceGame
 cfg = json.load(open('/fw/data/beetlejuice.json'))
 out = {'scripts': {}, 'playouts': {}, 'roundtrip': True}

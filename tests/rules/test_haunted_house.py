@@ -11,7 +11,7 @@ import pytest
 from rules.errors import CHANCE, RuleError
 from rules.haunted_house import HauntedHouse
 from rules.rng import Rng
-from scenarios.haunted_house.helpers import (
+from scenarios.helpers_haunted_house import (
     deck_with_front, enter_results, launch_rest, new_game, play_round, turn)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""Haunted House scenario scripts (tests/scenarios/haunted_house/*.txt): the
+"""Haunted House scenario scripts (tests/scenarios/haunted-house/*.txt): the
 rulebook's worked examples (Round End, Monsters and Clues examples) and The
 Summoning Circle / Round End clauses as readable scripts, plus CPython /
 MicroPython VM parity of their transcripts and of a seeded random game.
@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from scenarios.haunted_house.runner import ScenarioError, random_game, run
+from scenarios.runner import ScenarioError
+from scenarios.verbs_haunted_house import random_game, run
 
 ROOT = Path(__file__).resolve().parents[2]
 CFG = json.loads((ROOT / "firmware" / "data" / "haunted_house.json").read_text())
-SCRIPTS = sorted((ROOT / "tests" / "scenarios" / "haunted_house").glob("*.txt"))
+SCRIPTS = sorted((ROOT / "tests" / "scenarios" / "haunted-house").glob("*.txt"))
 
 
 def test_every_worked_example_has_a_script():
@@ -44,7 +45,7 @@ SCORED = "expect effect round_scored 1 orange 23 5 28\n"
 ])
 def test_scenario_runner_catches_wrong_expectations(anchor, bad):
     """Round End example with one wrong expectation added: the runner must fail."""
-    text = (ROOT / "tests" / "scenarios" / "haunted_house" / "round_end_example.txt").read_text()
+    text = (ROOT / "tests" / "scenarios" / "haunted-house" / "round_end_example.txt").read_text()
     assert anchor in text
     run(text, CFG)
     with pytest.raises(ScenarioError):
@@ -53,12 +54,12 @@ def test_scenario_runner_catches_wrong_expectations(anchor, bad):
 
 VM_CODE = r"""
 import json
-from scenarios.haunted_house.runner import run, random_game
+from scenarios.verbs_haunted_house import run, random_game
 f = open('/fw/data/haunted_house.json')
 cfg = json.loads(f.read())
 f.close()
 for name in %(names)r:
-    f = open('/t/scenarios/haunted_house/' + name)
+    f = open('/t/scenarios/haunted-house/' + name)
     text = f.read()
     f.close()
     for line in run(text, cfg):
@@ -76,7 +77,7 @@ GAMES = [(7, 4), (8, 1), (2024, 3)]
 def _cpython_transcript(names):
     out = []
     for name in names:
-        text = (ROOT / "tests" / "scenarios" / "haunted_house" / name).read_text()
+        text = (ROOT / "tests" / "scenarios" / "haunted-house" / name).read_text()
         out += run(text, CFG)
         out.append("== " + name)
     for seed, players in GAMES:

@@ -13,7 +13,7 @@ from rules.errors import RuleError
 from rules.haunted_house import HauntedHouse
 from rules.haunted_house_cfg import HHConfig
 from rules.rng import Rng
-from scenarios.haunted_house.helpers import launch_rest, new_game, turn
+from scenarios.helpers_haunted_house import launch_rest, new_game, turn
 
 ROOT = Path(__file__).resolve().parents[2]
 CFG = json.loads((ROOT / "firmware" / "data" / "haunted_house.json").read_text())

@@ -8,11 +8,12 @@ from rules.errors import CHANCE, RuleError
 from rules.rng import Rng
 from rules.roller_ghoster import FACES, RollerGhoster
 from rules.roller_layout import Layout
-from scenarios import roller_runner
+from scenarios import verbs_roller_ghoster as roller_runner
+from scenarios.runner import ScenarioError
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYOUT = json.loads((ROOT / "firmware/data/roller_ghoster.json").read_text())
-SCRIPTS = sorted((ROOT / "tests/scenarios/roller_ghoster").glob("*.txt"))
+SCRIPTS = sorted((ROOT / "tests/scenarios/roller-ghoster").glob("*.txt"))
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.stem for s in SCRIPTS])
@@ -22,7 +23,7 @@ def test_scenario(script):
 
 
 def test_scenario_runner_reports_a_failed_expectation():
-    with pytest.raises(roller_runner.ScenarioError, match="line 4"):
+    with pytest.raises(ScenarioError, match="line 4"):
         roller_runner.run("players red blue\nroll 1\nmove\nexpect red at 1w1\n", LAYOUT)
 
 

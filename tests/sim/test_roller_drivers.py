@@ -41,7 +41,7 @@ def test_servo_rejects_limits_outside_hard_range(clock, lo, hi):
 
 def test_positional_servo_maps_degrees_inside_limits(clock):
     from machine import PWM, Pin
-    from drivers.servo import PositionalServo
+    from drivers.ratchet_servo import PositionalServo
     pwm = PWM(Pin(15))
     s = PositionalServo(pwm, 1000000, 2000000)
     for deg, ns in ((-20, 1000000), (0, 1000000), (90, 1500000), (180, 2000000), (400, 2000000)):

@@ -8,22 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from scenarios import roller_runner
+from scenarios import verbs_roller_ghoster as roller_runner
 from vm.mpvm import run_micropython, vm_available
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYOUT = json.loads((ROOT / "firmware/data/roller_ghoster.json").read_text())
-SCRIPTS = sorted((ROOT / "tests/scenarios/roller_ghoster").glob("*.txt"))
+SCRIPTS = sorted((ROOT / "tests/scenarios/roller-ghoster").glob("*.txt"))
 SEEDS = list(range(1, 21))
 
 pytestmark = pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
 
 VM_CODE = """
 import json, os
-from scenarios import roller_runner
+from scenarios import verbs_roller_ghoster as roller_runner
 layout = json.load(open('/fw/data/roller_ghoster.json'))
 out = {'scripts': {}, 'playouts': {}}
-d = '/t/scenarios/roller_ghoster'
+d = '/t/scenarios/roller-ghoster'
 for name in sorted(os.listdir(d)):
     out['scripts'][name] = roller_runner.run(open(d + '/' + name).read(), layout)
 for seed in SEEDS:

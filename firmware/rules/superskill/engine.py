@@ -25,7 +25,7 @@
 # Effects are tuples, first item the effect name (see docs/assumptions).
 from rules.errors import RuleError, CHANCE
 from rules.superskill.table import Table, Menu, START
-from rules.superskill.hooks import load_hooks
+from rules.superskill.table_hooks import load_hooks
 
 MAX_PLAYERS = 4
 FORMAT = 1
@@ -357,9 +357,10 @@ class SuperSkillGame:
                     v = base + n
                     tg = self.targets(p, pos, v, b)
                     for fid, i in tg:
-                        if n and t.fmap[fid].kind == "outlane":
-                            continue  # never nudge into losing the ball
-                        acts.append(("fill", b, d, s, n, fid, i))
+                        a = ("fill", b, d, s, n, fid, i)
+                        if n and self._nudge_loses(p, b, a, fid, i):
+                            continue
+                        acts.append(a)
                         if s == 0 and n == 0:
                             plain = True
                     for sf in spins:
@@ -368,7 +369,10 @@ class SuperSkillGame:
                         for fid, i in tg:
                             if t.level(fid, oid) >= sl or t.fmap[fid].kind == "flipper":
                                 continue
-                            acts.append(("through", b, d, s, n, sf, sb, fid, i))
+                            a = ("through", b, d, s, n, sf, sb, fid, i)
+                            if n and self._nudge_loses(p, b, a, fid, i):
+                                continue
+                            acts.append(a)
                             if sb >= 0:
                                 acts.append(("through", b, d, s, n, sf, -1, fid, i))
                             if s == 0 and n == 0:
@@ -384,6 +388,20 @@ class SuperSkillGame:
                         acts.append(("wild", b, d, src, v, fid, i))
         if not plain:
             acts.append(("drain", b))
+
+    def _nudge_loses(self, p, b, a, fid, i):
+        # Nudging: a Nudge is refused exactly when the nudged move would lose
+        # the ball (ball b gone, or the round or game over). Only a box the
+        # table calls risky is played out, on a copy, so the usual moves cost
+        # nothing; a loss that waits on a later choice is not certain, so that
+        # nudge is allowed.
+        if not self.hooks.risky_fill(self, p, fid, i):
+            return False
+        g = self.clone()
+        g._do_fill(p, a, [])
+        g._settle(p, [])
+        ps = g.players[p]
+        return ps.done or ps.balls[b] is None or ps.round != self.players[p].round
 
     def spinner_box(self, p, sf, u):
         # Box of spinner sf the unchosen die value u would fill, or -1.

@@ -34,6 +34,12 @@ class TableHooks:
     def keep_on_outlane(self, game, p, ball, fid, effects):
         return False
 
+    # Could a ball filling box idx of feature fid be lost by it? A cheap,
+    # never-too-small guess: the engine plays such a move out on a copy
+    # before it offers it nudged (a Nudge may not lose the ball).
+    def risky_fill(self, game, p, fid, idx):
+        return game.table.fmap[fid].kind == "outlane"
+
     # Box filled; ball is the ball slot, or -1 when a bonus filled it.
     def on_box_filled(self, game, p, ball, fid, idx, value, effects):
         pass
@@ -109,23 +115,3 @@ class TableHooks:
 
     def use_wild(self, game, p, source, effects):
         pass
-
-
-def load_hooks(name):
-    # Explicit imports (no __import__ tricks) so this works the same on
-    # MicroPython; a new table adds one branch here.
-    if not name:
-        return TableHooks()
-    if name == "starfleet_academy":
-        from rules.superskill import starfleet_academy
-        return starfleet_academy.Hooks()
-    if name == "tribbles":
-        from rules.superskill import tribbles
-        return tribbles.Hooks()
-    if name == "lower_decks":
-        from rules.superskill import lower_decks
-        return lower_decks.Hooks()
-    if name == "borg_attack":
-        from rules.superskill import borg_attack
-        return borg_attack.Hooks()
-    raise ValueError("unknown table hooks %r" % (name,))

@@ -156,6 +156,11 @@ class Hooks(TableHooks):
         elif "purr" in f.tags:
             gain(game, p, _cfg(game)["purr_gain"], effects)
 
+    def risky_fill(self, game, p, fid, idx):
+        # scoops and PURR targets add tribbles, and the X ends the round
+        f = game.table.fmap[fid]
+        return f.kind == "outlane" or "scoop" in f.tags or "purr" in f.tags
+
     def star_factor(self, game, p, tags):
         x = game.players[p].x
         c = _cfg(game)

@@ -1,5 +1,5 @@
 # Long random-playout check and statistics for the Haunted House rules.
-#   PYTHONPATH=firmware:.:host:tests python -m scenarios.haunted_house.stats [games] [first_seed]
+#   PYTHONPATH=firmware:.:host:tests python -m scenarios.stats_haunted_house [games] [first_seed]
 # Plays seeded random games through legal actions only, checks that each ends
 # after the configured rounds with final = rounds + clues and a winner set that
 # follows the tie rules, and prints a summary. MicroPython-compatible.
@@ -7,7 +7,7 @@
 import json
 import sys
 
-from scenarios.haunted_house.runner import random_game
+from scenarios.verbs_haunted_house import random_game
 
 
 def check(cfg, games, first_seed=1):

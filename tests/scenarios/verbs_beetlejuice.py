@@ -1,5 +1,4 @@
-# Scenario scripts for Watch Out Beetlejuice: one command per line, '#' comments.
-# MicroPython-compatible, so the same scripts run under CPython and in the VM.
+# Watch Out Beetlejuice verbs for the scenario runner (runner.py).
 # Dice are numbered from 0 as in the engine; slots 0..2 left to right.
 #
 #   players 3 | players ann bob     player count or names (before the first action)
@@ -23,17 +22,9 @@
 #   expect legal reroll 0 1     expect illegal reroll 3 | expect illegal collect 0 1
 #   expect effect bj_scares r21 (an effect of the last action)
 #   expect noeffect summoned
-#   expect discard b01 b14      (Beetlejuice discard pile, in order)
-#   expect under r01 r11 r21    (cards put underneath the House pile, in order)
-# Returns the transcript: one line per effect (for CPython/VM parity).
 
 from rules.beetlejuice import BeetlejuiceGame
-from rules.errors import RuleError
-
-
-class ScenarioError(Exception):
-    pass
-
+from scenarios.runner import Verbs
 
 def fmt(effect):
     out = []
@@ -78,69 +69,57 @@ def parse_action(w):
     return None
 
 
-def run(text, config):
-    game = None
-    players = 2
-    options = {}
-    gifts = []
-    transcript = []
-    last = []
-    lineno = 0
+class BeetlejuiceVerbs(Verbs):
+    SETUP = ("players", "option", "give")
 
-    def fail(msg):
-        raise ScenarioError("line %d: %s" % (lineno, msg))
+    def __init__(self, cfg, script):
+        Verbs.__init__(self, cfg, script)
+        self.players = 2
+        self.options = {}
+        self.gifts = []
 
-    for raw in text.split("\n"):
-        lineno += 1
-        line = raw.split("#")[0].strip()
-        if not line:
-            continue
-        w = line.split()
-        cmd = w[0]
+    def setup(self, cmd, w):
         if cmd == "players":
-            if game is not None:
-                fail("players after the game started")
-            players = int(w[1]) if len(w) == 2 and w[1].isdigit() else w[1:]
-            continue
-        if cmd == "option":
-            options[w[1]] = True
-            continue
-        if cmd == "give":
-            if game is not None:
-                fail("give after the game started")
-            gifts.append((int(w[1]), w[2]))
-            continue
-        if game is None:
-            game = BeetlejuiceGame(config, players, None, options)
-            for p, c in gifts:
-                game.house.remove(c)
-                if game.cfg.is_handbook(c):
-                    game.books[p].append(c)
-                else:
-                    game.won[p].append(c)
-        if cmd == "expect":
-            _expect(game, w[1:], last, fail)
-            continue
-        actions = parse_action(w)
-        if actions is None:
-            fail("unknown command %r" % cmd)
-        last = []
-        for a in actions:
-            try:
-                fx = game.apply(a)
-            except RuleError as e:
-                fail("%r rejected: %s" % (a, e))
-            last.extend(fx)
-            for e in fx:
-                transcript.append(fmt(e))
-    return transcript
+            self.players = int(w[0]) if len(w) == 1 and w[0].isdigit() else w
+        elif cmd == "option":
+            self.options[w[0]] = True
+        elif cmd == "give":
+            self.gifts.append((int(w[0]), w[1]))
+
+    def new_game(self):
+        game = BeetlejuiceGame(self.cfg, self.players, None, self.options)
+        for p, c in self.gifts:
+            game.house.remove(c)
+            if game.cfg.is_handbook(c):
+                game.books[p].append(c)
+            else:
+                game.won[p].append(c)
+        self.game = game
+        return []
+
+    def fmt(self, effect):
+        return fmt(effect)
+
+    def parse(self, w):
+        return parse_action(w)
+
+    def copy(self):
+        return BeetlejuiceGame.from_dict(self.game.cfg, self.game.to_dict())
+
+    def expect(self, what, w):
+        _expect(self.game, [what] + w, self.fail)
+
+
+def run(text, config, name="script"):
+    from scenarios.runner import run as run_script
+    return run_script(text, BeetlejuiceVerbs, config, name)
 
 
 def _cards(ws):
     return [None if x == "-" else x for x in ws]
 
 
-def _expect(game, w, last, fail):
+def _expect(game, w, fail):
     what = w[0]
     arg = w[1:]
     if what == "phase":
@@ -182,35 +161,6 @@ def _expect(game, w, last, fail):
             got = "bj"
     elif what == "winners":
         got, want = list(game.winners), [int(x) for x in arg]
-    elif what == "legal" or what == "illegal":
-        action = parse_action(arg)
-        if action is None or len(action) != 1:
-            fail("bad action in expect %s" % what)
-        action = action[0]
-        before = game.to_dict()
-        clone = BeetlejuiceGame.from_dict(game.cfg, before)
-        ok = True
-        try:
-            clone.apply(action)
-        except RuleError:
-            ok = False
-        if ok != (what == "legal"):
-            fail("%r is %s" % (action, "legal" if ok else "illegal"))
-        if not ok:
-            try:
-                game.apply(action)
-            except RuleError:
-                pass
-            if game.to_dict() != before:
-                fail("a rejected action changed the state")
-        return
-    elif what == "effect" or what == "noeffect":
-        want_line = " ".join(arg)
-        lines = [fmt(e) for e in last]
-        if (want_line in lines) != (what == "effect"):
-            fail("effect %r %s in %r" % (want_line, "missing" if what == "effect"
-                                         else "present", lines))
-        return
     else:
         fail("unknown expectation %r" % what)
         return
@@ -237,6 +187,6 @@ def playout(config, seed, players, options=None):
             out.append(fmt(e))
         steps += 1
         if steps > 20000:
-            raise ScenarioError("playout %d did not end" % seed)
+            raise RuntimeError("playout %d did not end" % seed)
     out.append("end %s %s turns %d" % (g.result, fmt(tuple(g.winners)), g.turn))
     return out
