@@ -27,6 +27,7 @@ class PicoBeamReport:
     max_latency_ms: float
     emulated_s: float
     wall_s: float
+    between: int = 0
 
     @property
     def ok(self) -> bool:
@@ -41,6 +42,8 @@ class PicoBeamReport:
             f"phantom: {self.phantom}",
             f"counted in the wrong turn: {self.wrong_turn}",
             f"staircases the firmware doubted and asked about: {self.doubted}",
+            f"ball events between turns (no turn counts them; a glitch stretched by a save): "
+            f"{self.between}",
             f"longest time from a ball's leading edge to its event at the host: "
             f"{self.max_latency_ms:.1f} ms",
             f"{self.emulated_s:.0f} s emulated in {self.wall_s:.0f} s",
@@ -86,8 +89,10 @@ def pico_beams(rotations: int = 30, seed: int = 1, noise: str = "all",
             if owner is not None and owner >= rotations:
                 continue                  # the extra rotation that ended the run
             truth.append(Truth(k, t, owner, w + gap_us + 200_000))
-        found = [f for f in found if f.owner is None or f.owner < rotations]
+        # A count outside every turn is in no turn's result: reported apart.
+        between = [f for f in found if f.owner is None]
+        found = [f for f in found if f.owner is not None and f.owner < rotations]
         m = match(truth, found)
         return PicoBeamReport(min(rotations, len(bounds)), m.true, m.found, m.missed, m.phantom,
                               m.wrong_owner, state["doubts"], m.max_latency_ms,
-                              s.board.now_us / 1e6, time.monotonic() - t0)
+                              s.board.now_us / 1e6, time.monotonic() - t0, len(between))
