@@ -1,6 +1,10 @@
 # Board scenarios for Roller Ghoster: the controller on the simulated board
 # (sim/boards/roller.py), driven through its buttons and the host's `act`, one
-# command per line, '#' comments. CPython only (the simulated board).
+# command per line, '#' comments. CPython only (the simulated board). The
+# scenario language of tests/scenarios/runner.py one level up: the same lines,
+# comments, error and failure format ("name line N: what differed"); its verbs
+# are the board's (buttons, prompts, LEDs, restarts) rather than rule actions,
+# and they wait on the board's clock, so they are run here, asynchronously.
 #
 #   setting roller-ghoster.die physical   a board setting (before the first press)
 #   players 2                             seats (default 2)
@@ -20,11 +24,10 @@ DIE = ("1", "2", "3", "1a", "2a", "ghost")
 COLOURS = ("red", "blue", "green", "yellow")
 
 
-class ScenarioError(Exception):
-    pass
+from scenarios.runner import ScenarioError, Script
 
 
-def run(text):
+def run(text, name="script"):
     from hauntbox_sim.fakes import install as sim_install
     from hauntbox_sim.boards.roller import RollerSim
 
@@ -49,11 +52,11 @@ def run(text):
         for seg in segments:
             s = RollerSim(players=players, seed=1, settings=dict(settings), state_dir=state)
             s.app.bus.unsubscribe(s.people.on_event)    # the script's hands only
-            sim_install.run(_segment(s, seg, transcript))
+            sim_install.run(_segment(s, seg, transcript, name))
     return transcript
 
 
-async def _segment(s, seg, transcript):
+async def _segment(s, seg, transcript, name):
     events = []
 
     def sink(ev):
@@ -70,7 +73,9 @@ async def _segment(s, seg, transcript):
             try:
                 await _command(s, w, events)
             except (ScenarioError, AssertionError) as e:
-                raise ScenarioError("line %d: %s" % (lineno, e)) from None
+                script = Script(name)
+                script.lineno = lineno
+                script.fail(str(e))
     finally:
         main.cancel()
         try:

@@ -1,4 +1,4 @@
-"""Board scenarios (tests/scenarios/roller_board/*.txt): Roller Ghoster on the
+"""Board scenarios (tests/scenarios/roller-ghoster-board/*.txt): Roller Ghoster on the
 simulated board, through its buttons and the host's act, with the electronic
 die (the default) and the physical one (issue 20)."""
 from pathlib import Path
@@ -7,13 +7,17 @@ import pytest
 
 from scenarios import board_runner
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = sorted((ROOT / "tests/scenarios/roller_board").glob("*.txt"))
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPTS = sorted((ROOT / "tests/scenarios/roller-ghoster-board").glob("*.txt"))
+
+
+def test_the_scripts_are_found():
+    assert len(SCRIPTS) >= 3, "no board scenario scripts found"
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_board_scenario(path):
-    board_runner.run(path.read_text())
+    board_runner.run(path.read_text(), path.name)
 
 
 def test_a_wrong_expectation_names_its_line():
