@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hauntbox_sim.fakes import install as sim_install
-from hauntbox_sim.bench.vm_figures import vm_code
+from hauntbox_sim.bench.vm_figures import VM_MOUNTS, vm_code
 from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -74,13 +74,13 @@ def vm_figures(game, mode, players=4, turns=150, games=3, seed=7):
         tmp = tempfile.mkdtemp(prefix="hauntbox-companion-")
         _BUILD["fw"] = build(out=Path(tmp) / "fw").out_dir
     # settle(): an empty step before each measuring one (see sim/vm/scripts/bench_companion.py)
-    steps = (["load()", "settle()", f"setup({game!r}, {seed}, {players}, {mode!r})"]
-             + ["settle()", "measured_turn()"] * turns)
+    steps = (["G.load()", "B.settle()", f"G.setup({game!r}, {seed}, {players}, {mode!r})"]
+             + ["B.settle()", "B.measured_turn(G)"] * turns)
     for i in range(games - 1):
-        steps += ["settle()", f"next_game({i})", "settle()", f"sample({i + 2})"]
-    steps.append(f"finish({games})")
+        steps += ["B.settle()", f"B.next_game(G, {i})", "B.settle()", f"B.sample(G, {i + 2})"]
+    steps.append(f"B.finish(G, {games})")
     code = vm_code("sim/vm/scripts/bench_companion.py", steps)
-    out = run_micropython(code, mounts={"/lib": ROOT / "sim/vm/lib"}, firmware=_BUILD["fw"],
+    out = run_micropython(code, mounts=VM_MOUNTS, firmware=_BUILD["fw"],
                           timeout=600)
     return json.loads(out.strip().splitlines()[-1])
 
