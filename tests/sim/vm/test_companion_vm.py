@@ -18,7 +18,7 @@ import pytest
 
 from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.bench.vm_figures import VM_MOUNTS, vm_code
-from hauntbox_sim.vm.mpvm import run_micropython, vm_available
+from hauntbox_sim.vm.mpvm import run_micropython, script_code, vm_available
 
 ROOT = Path(__file__).resolve().parents[3]
 # A few games only catch a gross leak (a whole game kept per game: several KB).
@@ -48,10 +48,7 @@ def cpython_transcript(game, mode, seed, players):
 
 
 def test_companion_games_identical_on_micropython_and_cpython():
-    calls = "".join("\nprint(drive(%r, %r, %d, %d, '/fw/', '/state/'))" % c for c in CASES)
-    code = ("import os\nimport tsf_shim\ntry:\n    os.mkdir('/state')\nexcept OSError:\n    pass\n"
-            + DRIVER + calls)
-    out = run_micropython(code, mounts={"/lib": ROOT / "sim/vm/lib"})
+    out = run_micropython(script_code("companion_drive", CASES), mounts={"/lib": ROOT / "sim/vm/lib"})
     lines = [json.loads(x) for x in out.strip().splitlines()]
     assert len(lines) == len(CASES)
     for case, vm in zip(CASES, lines):
