@@ -149,23 +149,39 @@ def build_firmware(out: Path):
     return build(out=out)
 
 
-def vm_code(script: str, steps: list[str]) -> str:
-    """The text run in the VM: the shared part (sim/vm/scripts/bench_common.py), the
-    game's script (a path relative to the repository) and the steps, each a
-    separate runPython call ("#--- step")."""
-    return ((ROOT / "sim/vm/scripts/bench_common.py").read_text() + "\n" + (ROOT / script).read_text()
-            + "".join("\n#--- step\n" + s for s in steps))
+# What the VM runs the bench scripts on: the lean stand-ins of the rp2 port's
+# built-in modules at /lib, and sim/vm/scripts at /scripts (on sys.path, so
+# that the game's bench module and bench_common import as modules).
+VM_MOUNTS = {"/lib": ROOT / "sim/vm/lib", "/scripts": ROOT / "sim/vm/scripts"}
+
+
+def vm_code(script: str, steps: list[str], also: dict[str, str] | None = None) -> str:
+    """The text run in the VM: the game's bench module (a path relative to the
+    repository, under sim/vm/scripts) imported as G, the shared part
+    (sim/vm/scripts/bench_common.py) as B, any other module of sim/vm/scripts
+    under the name `also` gives it ({"H": "ram_host"}: imported last, after the
+    baseline), and the steps, each a separate runPython call ("#--- step"),
+    e.g. "G.load()", "B.measured_turn(G)"."""
+    path = ROOT / script
+    if path.parent != ROOT / "sim/vm/scripts" or not path.is_file():
+        raise ValueError(f"not a VM bench script: {script}")
+    imports = f"import bench_common as B\nimport {path.stem} as G"
+    for name, mod in (also or {}).items():
+        if not (ROOT / "sim/vm/scripts" / f"{mod}.py").is_file():
+            raise ValueError(f"not a VM script: {mod}")
+        imports += f"\nimport {mod} as {name}"
+    return imports + "".join("\n#--- step\n" + s for s in steps)
 
 
 def vm_script(game: str, mode: str | None, seed: int) -> tuple[str, str, str]:
     """(VM script, its first step, its setup step) for one game."""
     if game == "roller-ghoster":
-        return "sim/vm/scripts/bench_roller.py", "load()", f"setup({seed})"
+        return "sim/vm/scripts/bench_roller.py", "G.load()", f"G.setup({seed})"
     if game == "haunted-house" and mode == "board":
-        return "sim/vm/scripts/bench_haunted.py", "load()", f"setup({seed})"
+        return "sim/vm/scripts/bench_haunted.py", "G.load()", f"G.setup({seed})"
     if mode is not None:
-        return "sim/vm/scripts/bench_companion.py", "load()", f"setup({game!r}, {seed}, 4, {mode!r})"
-    return "sim/vm/scripts/bench_rules.py", f"load({game!r})", f"setup({seed})"
+        return "sim/vm/scripts/bench_companion.py", "G.load()", f"G.setup({game!r}, {seed}, 4, {mode!r})"
+    return "sim/vm/scripts/bench_rules.py", f"G.load({game!r})", f"G.setup({seed})"
 
 
 def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "roller-ghoster",
@@ -175,24 +191,24 @@ def vm_figures(fw: Path, seed: int, games: int, turns: int = 300, game: str = "r
     (bench_roller.py, bench_companion.py, bench_haunted.py); the
     rules-layer figure of Haunted House through its rule engine (bench_rules.py)."""
     script, first, setup = vm_script(game, mode, seed)
-    steps = [first, "settle()", setup, "settle()"]
-    steps += ["settle()", "measured_turn()"] * turns
+    steps = [first, "B.settle()", setup, "B.settle()"]
+    steps += ["B.settle()", "B.measured_turn(G)"] * turns
     every = sample_every(games)
     for i in range(games - 1):
-        steps += ["settle()", f"next_game({i})"]
+        steps += ["B.settle()", f"B.next_game(G, {i})"]
         if (i + 2) % every == 0 or i + 2 == games:
-            steps += ["settle()", f"sample({i + 2})"]
+            steps += ["B.settle()", f"B.sample(G, {i + 2})"]
     if script != "sim/vm/scripts/bench_rules.py":
-        steps += ["settle()", "host_on()", "settle()", "host_game()", "settle()", "host_sample()"]
-    steps.append(f"finish({games})")
+        steps += ["B.settle()", "B.host_on(G)", "B.settle()", "B.host_game(G)", "B.settle()",
+                  "B.host_sample(G)"]
+    steps.append(f"B.finish(G, {games})")
     return run_vm(fw, script, steps, timeout=900)
 
 
 def run_vm(fw: Path, script: str, steps: list[str], timeout: float) -> dict:
     """Run a bench script's steps in the VM: the figures it prints last."""
     from hauntbox_sim.vm.mpvm import run_micropython
-    out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/vm/lib"}, firmware=fw,
-                          timeout=timeout)
+    out = run_micropython(vm_code(script, steps), mounts=VM_MOUNTS, firmware=fw, timeout=timeout)
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -201,11 +217,11 @@ def vm_running(fw: Path, seed: int, game: str = "roller-ghoster", mode: str | No
     alone, then with a host connected, then while a request is answered (its
     code loaded)."""
     script, first, setup = vm_script(game, mode, seed)
-    steps = [first, "settle()", setup, "settle()", "tasks_on()", "settle()",
-             "settle()", "running_sample('running')", "tasks_host()",
-             "settle()", "settle()", "running_sample('running_host')",
-             "request_on()", "settle()", "running_sample('running_request')",
-             "request_off()", "running_finish()"]
+    steps = [first, "B.settle()", setup, "B.settle()", "B.tasks_on(G)", "B.settle()",
+             "B.settle()", "B.running_sample(G, 'running')", "B.tasks_host(G)",
+             "B.settle()", "B.settle()", "B.running_sample(G, 'running_host')",
+             "B.request_on()", "B.settle()", "B.running_sample(G, 'running_request')",
+             "B.request_off()", "B.running_finish(G)"]
     return run_vm(fw, script, steps, timeout=300)
 
 

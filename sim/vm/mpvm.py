@@ -19,6 +19,33 @@ RUNNER = Path(__file__).with_name("run_mp.mjs")
 VM_PACKAGE = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
 
+SCRIPTS = Path(__file__).with_name("scripts")
+
+
+def script_path(name: str) -> Path:
+    """sim/vm/scripts/<name>.py; a clear error for a name that is not there."""
+    path = SCRIPTS / f"{name}.py"
+    if not path.is_file():
+        raise ValueError(f"no VM script {name!r} in {SCRIPTS}")
+    return path
+
+
+def script_code(name: str, *args: object) -> str:
+    """The text the VM runs for sim/vm/scripts/<name>.py: the script, then one
+    call of its main() with `args` written as literals (their repr: numbers,
+    strings, lists, dicts, True/False/None read the same in MicroPython)."""
+    return script_path(name).read_text() + f"\nmain({', '.join(repr(a) for a in args)})\n"
+
+
+def load_script(name: str, params: dict | None = None) -> dict:
+    """sim/vm/scripts/<name>.py run on CPython (the other side of a parity
+    test): its namespace, with `params` set as globals first."""
+    path = script_path(name)
+    ns = {"__name__": f"vm_script_{name}", **(params or {})}
+    exec(compile(path.read_text(), str(path), "exec"), ns)  # noqa: S102 - our own VM script
+    return ns
+
+
 class MicroPythonError(RuntimeError):
     """The script raised inside the VM; the message carries the traceback."""
 

@@ -323,7 +323,7 @@ def test_the_halted_board_answers_its_host_keeps_reporting_and_never_resets(tmp_
 
 
 def test_micropython_finds_the_same_problems_as_cpython():
-    from hauntbox_sim.vm.mpvm import run_micropython, vm_available
+    from hauntbox_sim.vm.mpvm import run_micropython, script_code, vm_available
 
     if not vm_available():
         pytest.skip("MicroPython VM not installed (make deps)")
@@ -332,10 +332,8 @@ def test_micropython_finds_the_same_problems_as_cpython():
         maps.append((path.stem, json.loads(path.read_text())))
     for _, board, change, _key in CASES:
         maps.append((board, broken(board, change)))
-    code = ("import json, pinmap_check\n"
-            "for build, m in json.loads(%r):\n"
-            "    print(json.dumps(pinmap_check.check(m, build)))\n" % json.dumps(maps))
-    out = run_micropython(code).splitlines()
+    # The VM side: sim/vm/scripts/pinmap_checks.py (the maps as JSON types: tuples become lists).
+    out = run_micropython(script_code("pinmap_checks", json.loads(json.dumps(maps)))).splitlines()
     want = [json.dumps(pm.RULES.check(m, build)) for build, m in maps]
     assert out == want
     assert sum(1 for line in out if line == "[]") == 3

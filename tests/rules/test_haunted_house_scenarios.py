@@ -52,25 +52,7 @@ def test_scenario_runner_catches_wrong_expectations(anchor, bad):
         run(text.replace(anchor, anchor + bad + "\n", 1), CFG)
 
 
-VM_CODE = r"""
-import json
-from scenarios.verbs_haunted_house import run, random_game
-f = open('/fw/data/haunted-house.json')
-cfg = json.loads(f.read())
-f.close()
-for name in %(names)r:
-    f = open('/t/scenarios/haunted-house/' + name)
-    text = f.read()
-    f.close()
-    for line in run(text, cfg):
-        print(line)
-    print('== ' + name)
-for seed, players in %(games)r:
-    g, t = random_game(cfg, seed, players)
-    for line in t:
-        print(line)
-    print('== game %%d %%r' %% (seed, g.final_scores()))
-"""
+# The VM side: sim/vm/scripts/haunted_house_parity.py.
 GAMES = [(7, 4), (8, 1), (2024, 3)]
 
 
@@ -94,7 +76,7 @@ def test_vm_parity():
     if not mpvm.vm_available():
         pytest.skip("MicroPython VM not installed")
     names = [p.name for p in SCRIPTS]
-    got = mpvm.run_micropython(VM_CODE % {"names": names, "games": GAMES}).splitlines()
+    got = mpvm.run_micropython(mpvm.script_code("haunted_house_parity", names, GAMES)).splitlines()
     want = _cpython_transcript(names)
     assert len(want) > 500
     assert got == want

@@ -115,28 +115,7 @@ class _AllRisky:
         return getattr(self._h, name)
 
 
-VM_CODE = r"""
-import json, os
-from scenarios.runner import run
-from scenarios.verbs_superskill import SuperSkillVerbs
-
-
-def cfg(name):
-    f = open('/fw/data/superskill/' + name + '.json')
-    d = json.loads(f.read())
-    f.close()
-    return d
-
-
-d = '/t/scenarios/superskill'
-out = {}
-for name in sorted(os.listdir(d)):
-    if name.endswith('.txt'):
-        f = open(d + '/' + name)
-        out[name] = run(f.read(), SuperSkillVerbs, cfg, name)
-        f.close()
-print(json.dumps(out))
-"""
+# The VM side: sim/vm/scripts/superskill_scenarios.py.
 
 
 def test_scripts_identical_on_micropython():
@@ -145,7 +124,7 @@ def test_scripts_identical_on_micropython():
     mpvm = pytest.importorskip("hauntbox_sim.vm.mpvm")
     if not mpvm.vm_available():
         pytest.skip("MicroPython VM not installed")
-    got = json.loads(mpvm.run_micropython(VM_CODE))
+    got = json.loads(mpvm.run_micropython(mpvm.script_code("superskill_scenarios")))
     assert sorted(got) == [s.name for s in SCRIPTS]
     for s in SCRIPTS:
         assert got[s.name] == play(s.read_text(), s.name), s.name

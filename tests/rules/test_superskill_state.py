@@ -13,51 +13,15 @@ import pytest
 from rules.errors import CHANCE, RuleError
 from rules.rng import Rng
 from rules.superskill import SuperSkillGame, Table, TableHooks
+from hauntbox_sim.vm.mpvm import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 CFG_PATH = ROOT / "firmware/data/superskill/starfleet_academy.json"
 CFG = json.loads(CFG_PATH.read_text())
 
-# Shared by CPython and the MicroPython VM: one seeded random playout, written
-# as a transcript of strings (effects and the chosen actions).
-PLAYOUT = """
-import json
-from rules.rng import Rng
-from rules.superskill import SuperSkillGame
-
-
-def _s(t):
-    return ",".join([str(v) for v in t])
-
-
-def playout(cfg, seed, players):
-    rng = Rng(seed)
-    g = SuperSkillGame(cfg, players)
-    out = []
-    steps = 0
-    while not g.is_over():
-        acts = g.legal_actions()
-        if g.to_act == -1:
-            a = ("roll", 1 + rng.below(6), 1 + rng.below(6))
-        else:
-            plain = [x for x in acts if x[0] != "fill" or (x[3] == 0 and x[4] == 0)]
-            pool = plain if (plain and rng.below(5)) else acts
-            a = pool[rng.below(len(pool))]
-        eff = g.apply(a)
-        out.append(_s(a) + " => " + " ; ".join([_s(e) for e in eff]))
-        steps += 1
-        if steps % 9 == 0:    # continue from a saved and restored copy
-            g = SuperSkillGame.from_dict(cfg, json.loads(json.dumps(g.to_dict())))
-        elif steps % 7 == 0:
-            g = g.clone()
-        if steps > 20000:
-            raise RuntimeError("no end")
-    out.append("stars " + _s([p.stars for p in g.players]) + " win " + _s(g.winners()))
-    return out
-"""
-_ns = {}
-exec(PLAYOUT, _ns)
-playout = _ns["playout"]
+# Shared by CPython and the MicroPython VM (sim/vm/scripts/superskill_playout.py):
+# one seeded random playout, written as a transcript of strings.
+playout = load_script("superskill_playout")["playout"]
 
 
 def random_game(seed, players):
@@ -367,22 +331,12 @@ def test_engine_modules_compile_with_mpy_cross(tmp_path):
         assert r.returncode == 0, r.stderr
 
 
-VM_CODE = PLAYOUT + """
-import json
-cfg = json.load(open('/fw/data/superskill/starfleet_academy.json'))
-out = {}
-for seed in SEEDS:
-    out[str(seed)] = playout(cfg, seed, 1 + seed % 3)
-print(json.dumps(out))
-"""
-
-
 def test_parity_cpython_and_micropython_transcripts():
     """Parity: the same seeded games give identical transcripts in the MicroPython VM."""
     mpvm = pytest.importorskip("hauntbox_sim.vm.mpvm")
     if not mpvm.vm_available():
         pytest.skip("MicroPython VM not installed")
     seeds = [1, 2, 3]
-    vm = json.loads(mpvm.run_micropython(VM_CODE.replace("SEEDS", repr(seeds))))
+    vm = json.loads(mpvm.run_micropython(mpvm.script_code("superskill_playout", seeds)))
     for s in seeds:
         assert vm[str(s)] == playout(CFG, s, 1 + s % 3), s

@@ -19,6 +19,7 @@ from hauntbox_sim.players import superskill_bots as bots
 from hauntbox import play_superskill as play
 from hauntbox import stats_superskill as stats
 from rules.superskill import SuperSkillGame
+from hauntbox_sim.vm.mpvm import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "firmware/data/superskill"
@@ -26,76 +27,10 @@ FILES = {"tribbles": "tribbles.json", "lower-decks": "lower_decks.json",
          "borg-attack": "borg_attack.json"}
 CFGS = {k: json.loads((DATA / v).read_text()) for k, v in FILES.items()}
 
-# Shared by CPython and the MicroPython VM: a seeded random playout (saved and
-# restored as it goes) and a scenario runner (a saved state plus a list of
-# actions), both written as transcripts of strings.
-CODE = """
-import json
-from rules.rng import Rng
-from rules.superskill import SuperSkillGame
-
-
-def _s(t):
-    out = []
-    for v in t:
-        if isinstance(v, (tuple, list)):
-            out.append("(" + _s(v) + ")")
-        else:
-            out.append(str(v))
-    return ",".join(out)
-
-
-def _x(v):
-    # dict order differs on MicroPython: sorted keys, recursively
-    if isinstance(v, dict):
-        return "{" + ",".join([k + ":" + _x(v[k]) for k in sorted(v)]) + "}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ",".join([_x(e) for e in v]) + "]"
-    return str(v)
-
-
-def playout(cfg, seed, players):
-    rng = Rng(seed)
-    g = SuperSkillGame(cfg, players)
-    out = []
-    steps = 0
-    while not g.is_over():
-        acts = g.legal_actions()
-        if g.to_act == -1:
-            a = ("roll", 1 + rng.below(6), 1 + rng.below(6))
-        else:
-            plain = [x for x in acts if x[0] not in ("fill", "through", "borg", "wild")
-                     or (x[0] == "borg" and x[2] == 0 and x[3] == 0)
-                     or (x[0] != "borg" and x[0] != "wild" and x[3] == 0 and x[4] == 0)]
-            pool = plain if (plain and rng.below(5)) else acts
-            a = pool[rng.below(len(pool))]
-        eff = g.apply(a)
-        out.append(_s(a) + " => " + " ; ".join([_s(e) for e in eff]))
-        steps += 1
-        if steps % 9 == 0:
-            g = SuperSkillGame.from_dict(cfg, json.loads(json.dumps(g.to_dict())))
-        elif steps % 7 == 0:
-            g = g.clone()
-        if steps > 30000:
-            raise RuntimeError("no end")
-    out.append("stars " + _s([p.stars for p in g.players]) + " win " + _s(g.winners()))
-    out.append("x " + _x([p.x for p in g.players]))
-    return out
-
-
-def scenario(cfg, state, actions):
-    g = SuperSkillGame.from_dict(cfg, state)
-    out = []
-    for a in actions:
-        eff = g.apply(tuple(a))
-        out.append(_s(a) + " => " + " ; ".join([_s(e) for e in eff]))
-    out.append("stars " + _s([p.stars for p in g.players]) + " phase " + g.phase)
-    out.append("x " + _x([p.x for p in g.players]))
-    out.append("n " + _s([p.x.get("n", -1) for p in g.players]))
-    return out
-"""
-_ns = {}
-exec(CODE, _ns)
+# Shared by CPython and the MicroPython VM (sim/vm/scripts/superskill_tables.py):
+# a seeded random playout (saved and restored as it goes) and a scenario runner
+# (a saved state plus a list of actions), both written as transcripts of strings.
+_ns = load_script("superskill_tables")
 playout = _ns["playout"]
 scenario = _ns["scenario"]
 
@@ -210,20 +145,6 @@ def test_hooks_modules_compile_with_mpy_cross(tmp_path):
 
 # ---- MicroPython parity ------------------------------------------------------------------
 
-VM_CODE = CODE + """
-import json
-files = FILES
-out = {"playouts": {}, "scenarios": []}
-for name in sorted(files):
-    cfg = json.load(open('/fw/data/superskill/' + files[name]))
-    out["playouts"][name] = playout(cfg, 3, 2)
-for t, st, acts in SCEN:
-    cfg = json.load(open('/fw/data/superskill/' + files[t]))
-    out["scenarios"].append(scenario(cfg, st, acts))
-print(json.dumps(out))
-"""
-
-
 def test_parity_cpython_and_micropython_transcripts():
     """Parity: one seeded game per table and the worked-example scenarios give identical
     transcripts in the MicroPython VM and in CPython."""
@@ -231,8 +152,9 @@ def test_parity_cpython_and_micropython_transcripts():
     if not mpvm.vm_available():
         pytest.skip("MicroPython VM not installed")
     sc = scenarios()
-    code = VM_CODE.replace("FILES", repr(FILES)).replace("SCEN", "json.loads(%r)" % json.dumps(sc))
-    vm = json.loads(mpvm.run_micropython(code))
+    # The scenarios as JSON types (what the VM reads back): tuples become lists.
+    vm = json.loads(mpvm.run_micropython(mpvm.script_code("superskill_tables", FILES,
+                                                          json.loads(json.dumps(sc)))))
     for name in sorted(FILES):
         assert vm["playouts"][name] == playout(CFGS[name], 3, 2), name
     for got, (t, st, acts) in zip(vm["scenarios"], sc):

@@ -20,11 +20,10 @@
 import asyncio
 import tempfile
 
+from scenarios.runner import ScenarioError, Script
+
 DIE = ("1", "2", "3", "1a", "2a", "ghost")
 COLOURS = ("red", "blue", "green", "yellow")
-
-
-from scenarios.runner import ScenarioError, Script
 
 
 def run(text, name="script"):

@@ -26,14 +26,18 @@ class Pin:
             return self.v
         self.v = v
 
-    def irq(self, handler=None, trigger=0, hard=False):
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        # The rp2 port's default trigger is both edges; a handler runs only on
+        # the edges it asked for (as on the port and in sim/fakes/machine.py).
         self.handler = handler
+        self.trigger = trigger
 
     def drive(self, v):
-        # From the benchmark: change the level and run the IRQ handler.
+        # From a script: change the level and run the IRQ handler if this edge
+        # is one of its triggers.
         if v != self.v:
             self.v = v
-            if self.handler is not None:
+            if self.handler is not None and self.trigger & (Pin.IRQ_RISING if v else Pin.IRQ_FALLING):
                 self.handler(self)
 
 

@@ -1,10 +1,11 @@
 # Runs INSIDE the MicroPython VM (benchmark): the part every game's bench
-# script shares. sim/bench/vm_figures.py (vm_code) puts this text in front of the game's
-# script (sim/vm/scripts/bench_*.py) and the steps after both; each step ("#--- step")
-# is a separate runPython call, because this VM only reclaims memory between
-# calls.
+# script shares, an ordinary module. Each game's script (sim/vm/scripts/bench_*.py)
+# imports it and is itself imported in the VM as G, this module as B;
+# sim/bench/vm_figures.py (vm_code) runs the steps after that, each a separate
+# runPython call ("#--- step"), because this VM only reclaims memory between
+# calls. A step is e.g. "G.load()", "B.settle()", "B.measured_turn(G)".
 #
-# The game's script defines, at module level:
+# The game's module defines, at module level:
 #   R = results({...its own keys})   every key before the first measurement
 #   BASE = baseline()                after its harness is built (not firmware)
 #   S = {}                           its state
@@ -14,9 +15,9 @@
 #   new_game(i)                      start the (i + 2)-th game
 #   extra_figures()                  optional: fill its own keys at the end
 #   S["app"]                         the App (for host_on)
-# and the steps are: load() / setup() / measured_turn() x N / next_game(i) /
-# sample(n) / [host_on() / host_game() / host_sample()] / finish(n), with
-# settle() before each measuring step.
+# and the steps are: G.load() / G.setup() / B.measured_turn(G) x N /
+# B.next_game(G, i) / B.sample(G, n) / [B.host_on(G) / B.host_game(G) /
+# B.host_sample(G)] / B.finish(G, n), with B.settle() before each measuring step.
 import gc
 import json
 
@@ -49,22 +50,22 @@ def results(extra=None):
     return r
 
 
-def connect_host(app):
+def connect_host(g, app):
     # A host speaks on the serial link: serve_stdio then loads the protocol and
     # builds the Link as games/link_core.board_link does. The host says hello, turns
     # the events on and reads a state; everything it gets is written to a port
     # that takes it all (nothing waits).
     from games.link_core import board_link
     link = board_link(app, lambda b: None, lambda: True)
-    S["link"] = link  # noqa: F821
+    g.S["link"] = link
     link.receive(b'{"cmd":"hello","id":1}\n{"cmd":"events","on":true,"id":2}\n'
                  b'{"cmd":"state","id":3}\n')
-    drain_link()
+    drain_link(g)
 
 
-def drain_link():
+def drain_link(g):
     # What the link's pump does between turns: every queued event goes out.
-    link = S.get("link")  # noqa: F821
+    link = g.S.get("link")
     if link is None:
         return
     take = link.proto.take_event
@@ -75,22 +76,22 @@ def drain_link():
     link.flush()
 
 
-def host_on():
+def host_on(g):
     # Steps after the last measured game: a host connects (host_on), one more
     # game is played with the link live, its events encoded and sent after every
     # turn (host_game), and the live heap is read (host_sample).
-    connect_host(S["app"])
+    connect_host(g, g.S["app"])
 
 
-def host_game():
-    new_game(0)
-    while not current().is_over():
-        play_turn()
-        drain_link()
+def host_game(g):
+    g.new_game(0)
+    while not g.current().is_over():
+        g.play_turn()
+        drain_link(g)
 
 
-def host_sample():
-    R["with_host"] = live()
+def host_sample(g):
+    g.R["with_host"] = live(g.BASE)
 
 
 # The board's tasks, running. The steps above play turns through the
@@ -112,17 +113,17 @@ def run_tasks(n=2000):
         asyncio.core._run_iter()
 
 
-def tasks_on():
+def tasks_on(g):
     import asyncio
-    S["main"] = asyncio.create_task(S["app"].main_async(players=4, resume=False,  # noqa: F821
-                                                        exit_when_over=False))
+    g.S["main"] = asyncio.create_task(g.S["app"].main_async(players=4, resume=False,
+                                                            exit_when_over=False))
     run_tasks()
 
 
-def tasks_host():
+def tasks_host(g):
     import asyncio
-    connect_host(S["app"])  # noqa: F821
-    S["pump"] = asyncio.create_task(S["link"].pump())  # noqa: F821
+    connect_host(g, g.S["app"])
+    g.S["pump"] = asyncio.create_task(g.S["link"].pump())
     run_tasks()
 
 
@@ -137,14 +138,15 @@ def request_off():
     unload("protocol_commands")
 
 
-def running_sample(key):
-    R[key] = live()
+def running_sample(g, key):
+    g.R[key] = live(g.BASE)
 
 
-def running_finish():
-    print(json.dumps({"running": R.get("running", 0), "running_host": R.get("running_host", 0),
-                      "running_request": R.get("running_request", 0),
-                      "tasks": len(S["app"].tasks)}))  # noqa: F821
+def running_finish(g):
+    r = g.R
+    print(json.dumps({"running": r.get("running", 0), "running_host": r.get("running_host", 0),
+                      "running_request": r.get("running_request", 0),
+                      "tasks": len(g.S["app"].tasks)}))
 
 
 def baseline():
@@ -160,19 +162,21 @@ def settle():
     pass
 
 
-def live():
+def live(base):
     gc.collect()
-    return gc.mem_alloc() - BASE
+    return gc.mem_alloc() - base
 
 
-def measured_turn():
+def measured_turn(g):
+    R = g.R
     if not R["after_setup"]:
-        R["after_setup"] = live()
-    if current().is_over():
+        R["after_setup"] = live(g.BASE)
+    if g.current().is_over():
         return
-    lv = live()
+    lv = live(g.BASE)
     if lv > R["peak_live"]:
         R["peak_live"] = lv
+    play_turn = g.play_turn
     gc.disable()
     m0 = gc.mem_alloc()
     play_turn()
@@ -180,19 +184,21 @@ def measured_turn():
     gc.enable()
 
 
-def next_game(i):
+def next_game(g, i):
+    R = g.R
     if not R["after_first_game"]:
-        R["after_first_game"] = live()
-    new_game(i)
-    while not current().is_over():
-        play_turn()
+        R["after_first_game"] = live(g.BASE)
+    g.new_game(i)
+    while not g.current().is_over():
+        g.play_turn()
 
 
-def sample(games_played):
+def sample(g, games_played):
+    R = g.R
     n = R["nsamples"]
     if n >= NSAMPLES:
         return
-    R["samples"][n] = live()
+    R["samples"][n] = live(g.BASE)
     R["sample_games"][n] = games_played
     R["nsamples"] = n + 1
 
@@ -225,9 +231,9 @@ def irq_check():
     return handlers, failures
 
 
-def finish(games):
-    r = R
-    r["after_games"] = live()
+def finish(g, games):
+    r = g.R
+    r["after_games"] = live(g.BASE)
     r["games"] = games
     if "irq_handlers" in r:
         r["irq_handlers"], r["irq_failures"] = irq_check()
@@ -238,7 +244,7 @@ def finish(games):
     r["turns"] = len(a)
     r["alloc_avg"] = sum(a) // len(a) if a else 0
     r["alloc_max"] = max(a) if a else 0
-    extra = globals().get("extra_figures")
+    extra = getattr(g, "extra_figures", None)
     if extra is not None:
         extra()
     print(json.dumps(r))

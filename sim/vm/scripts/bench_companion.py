@@ -2,9 +2,9 @@
 # dice companion firmware (Watch Out Beetlejuice, Super-Skill Pinball),
 # compiled to .mpy, playing through the real controller path (rules,
 # events, button-state updates, the LED matrix, a save after every turn).
-# sim/bench/vm_figures.py puts sim/vm/scripts/bench_common.py (the shared steps and figures) in
-# front of this text; the steps:
-#   load()
+# The shared steps and figures are in sim/vm/scripts/bench_common.py (B); the
+# steps, with this module as G:
+#   G.load()
 #   setup(game, seed, players, mode)   game "beetlejuice" | "superskill";
 #                                      mode: beetlejuice "firmware"|"enter" cards,
 #                                      superskill "companion" (its only mode)
@@ -14,6 +14,8 @@
 #   sample(games)                      live heap at a game boundary
 #   finish(games)                      prints the figures as one JSON line
 import os
+
+from bench_common import baseline, live, results
 
 R = results({"irq_handlers": 0, "irq_failures": None, "led_writes": 0, "game": "", "mode": ""})
 BASE = baseline()
@@ -32,7 +34,7 @@ def load():
 
 
 def setup(game, seed, players, mode):
-    R["after_import"] = live()
+    R["after_import"] = live(BASE)
     from rules.rng import Rng
     a = S["app_mod"].App(root="/fw/", state_root="/state/", seed=seed, game=game)
     S["app"] = a

@@ -16,10 +16,15 @@
 # not measured: the asyncio tasks of the prompts and the button debouncing
 # (no button is pressed: the prompts are answered as a host would).
 #
-# sim/bench/vm_figures.py puts sim/vm/scripts/bench_common.py (the shared steps and figures) in
-# front of this text; the steps:
-#   load() / setup(seed) / measured_turn() x N / next_game(i) / sample(n) / finish(n)
+# The shared steps and figures are in sim/vm/scripts/bench_common.py (B); the
+# steps, with this module as G: G.load() / G.setup(seed) / B.measured_turn(G) x N /
+# B.next_game(G, i) / B.sample(G, n) / B.finish(G, n)
+import json
 import os
+
+import machine
+
+from bench_common import baseline, live, results
 
 from mcp23017_model import Mcp23017Model
 
@@ -100,7 +105,7 @@ def place_all(g):
 
 
 def setup(seed):
-    R["after_import"] = live()
+    R["after_import"] = live(BASE)
     from rules.rng import Rng
     # All pieces in place and beams clear before the chips are configured.
     for c in CHIPS:

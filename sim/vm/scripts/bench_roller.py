@@ -1,8 +1,10 @@
 # Runs INSIDE the MicroPython VM (benchmark): heap and allocation figures of the
 # Roller Ghoster firmware, compiled to .mpy, playing through its real controller
-# path (rules, events, display, a save after every turn). sim/bench/vm_figures.py puts
-# sim/vm/scripts/bench_common.py (the shared steps and figures) in front of this text.
+# path (rules, events, display, a save after every turn). The shared steps and
+# figures are in sim/vm/scripts/bench_common.py.
 import os
+
+from bench_common import baseline, live, results
 
 R = results({"irq_handlers": 0, "irq_failures": None})
 BASE = baseline()
@@ -21,7 +23,7 @@ def load():
 
 
 def setup(seed):
-    R["after_import"] = live()
+    R["after_import"] = live(BASE)
     from rules.rng import Rng
     from rules.roller_ghoster import FACES
     a = S["app_mod"].App(root="/fw/", state_root="/state/", seed=seed, game="roller-ghoster")

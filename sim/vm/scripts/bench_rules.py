@@ -1,9 +1,13 @@
 # Runs INSIDE the MicroPython VM (benchmark): heap and allocation figures of a
 # rule engine compiled to .mpy, for games measured at the rules layer (the
 # engine, its data, and the state serialised after every turn as a controller's
-# save does). sim/bench/vm_figures.py puts sim/vm/scripts/bench_common.py (the shared steps and
-# figures) in front of this text. (The Super-Skill engine is not on the board,
-# so not in this build: it is measured nowhere here.)
+# save does). The shared steps and figures are in sim/vm/scripts/bench_common.py.
+# (The Super-Skill engine is not on the board, so not in this build: it is
+# measured nowhere here.)
+import json
+
+from bench_common import baseline, live, results
+
 R = results()
 BASE = baseline()
 S = {}
@@ -29,7 +33,7 @@ def new(seed, i):
 
 
 def setup(seed):
-    R["after_import"] = live()
+    R["after_import"] = live(BASE)
     with open(S["cfg_path"]) as f:
         S["cfg"] = json.load(f)
     S["r"] = S["Rng"](seed)

@@ -49,3 +49,17 @@ def drive(game, mode, seed, players, root, state):
     saved = a.store.load(c.save_name)
     return json.dumps({"events": out, "frame": list(c.build.strip.np.buf), "saved": saved,
                        "over": g.is_over(), "winner": g.winner})
+
+
+def main(cases):
+    # In the VM: each (game, mode, seed, players) of `cases` played from the
+    # firmware at /fw, saves under /state, one transcript line each.
+    import os
+
+    import tsf_shim  # noqa: F401  (asyncio.ThreadSafeFlag for the pyscript VM)
+    try:
+        os.mkdir("/state")
+    except OSError:
+        pass
+    for game, mode, seed, players in cases:
+        print(drive(game, mode, seed, players, "/fw/", "/state/"))

@@ -3,7 +3,8 @@
 # calls must give the same transcript (tests/sim/vm/test_vm_lib_parity.py).
 # `drive(pin, level)` is how the outside world sets an input: Pin.drive() on
 # the lean stand-in, Pin.sim_drive() on the fake. The scope is what the VM
-# runs use: inputs with pull-ups and both-edge IRQs, PWM frequency and pulse
+# runs use: inputs with pull-ups, IRQs on both edges, on falling edges only and
+# on rising edges only, PWM frequency and pulse
 # width, the NeoPixel buffer (GRB order), writes, an empty I2C bus, and
 # asyncio.ThreadSafeFlag with one waiter (/lib/tsf_shim.py in the VM, the fake
 # in sim/fakes/install.py on CPython; the rp2 port wakes only the last waiter,
@@ -74,6 +75,17 @@ def run(drive):
     for level in (0, 0, 1, 1, 0, 1):
         drive(p, level)
     out.append(["irq on each change", seen, p.value()])
+    # One edge only: a handler asked for falling (or rising) edges runs on
+    # those and not on the others, as on the rp2 port.
+    for name, trigger in (("irq falling only", machine.Pin.IRQ_FALLING),
+                          ("irq rising only", machine.Pin.IRQ_RISING)):
+        q = machine.Pin(7 if trigger == machine.Pin.IRQ_FALLING else 8, machine.Pin.IN,
+                        machine.Pin.PULL_UP)
+        edges = []
+        q.irq(handler=lambda r, e=edges: e.append(r.value()), trigger=trigger, hard=True)
+        for level in (0, 0, 1, 1, 0, 1, 0):
+            drive(q, level)
+        out.append([name, edges, q.value()])
 
     pwm = machine.PWM(machine.Pin(15), freq=50, duty_ns=0)
     pwm.duty_ns(1500000)

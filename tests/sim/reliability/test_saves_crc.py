@@ -102,16 +102,11 @@ def test_winner_true_is_not_player_1_and_turn_must_be_a_number():
 def test_the_checksum_is_the_same_in_the_micropython_vm():
     # The board (MicroPython) and the simulator (CPython) seal alike: a save
     # written by one is read by the other.
-    from hauntbox_sim.vm.mpvm import run_micropython, vm_available
+    from hauntbox_sim.vm.mpvm import run_micropython, script_code, vm_available
     if not vm_available():
         pytest.skip("MicroPython VM not installed (make deps)")
     from games.store import checksum
     data = {"game": {"pos": ["start", "2w1", "ü"], "turn": 1, "winner": None, "x": [True, False, -3]},
             "rng": {"state": 0xFFFFFFFF}, "z": []}
-    out = run_micropython("""
-import sys
-sys.path.insert(0, "/fw")
-from games.store import checksum
-print(checksum(%r))
-""" % (data,))
+    out = run_micropython(script_code("store_checksum", data))   # sim/vm/scripts/store_checksum.py
     assert int(out.strip()) == checksum(data)

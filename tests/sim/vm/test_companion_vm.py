@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from hauntbox_sim.fakes import install as sim_install
-from hauntbox_sim.bench.vm_figures import vm_code
-from hauntbox_sim.vm.mpvm import run_micropython, vm_available
+from hauntbox_sim.bench.vm_figures import VM_MOUNTS, vm_code
+from hauntbox_sim.vm.mpvm import run_micropython, script_code, vm_available
 
 ROOT = Path(__file__).resolve().parents[3]
 # A few games only catch a gross leak (a whole game kept per game: several KB).
@@ -48,10 +48,7 @@ def cpython_transcript(game, mode, seed, players):
 
 
 def test_companion_games_identical_on_micropython_and_cpython():
-    calls = "".join("\nprint(drive(%r, %r, %d, %d, '/fw/', '/state/'))" % c for c in CASES)
-    code = ("import os\nimport tsf_shim\ntry:\n    os.mkdir('/state')\nexcept OSError:\n    pass\n"
-            + DRIVER + calls)
-    out = run_micropython(code, mounts={"/lib": ROOT / "sim/vm/lib"})
+    out = run_micropython(script_code("companion_drive", CASES), mounts={"/lib": ROOT / "sim/vm/lib"})
     lines = [json.loads(x) for x in out.strip().splitlines()]
     assert len(lines) == len(CASES)
     for case, vm in zip(CASES, lines):
@@ -74,13 +71,13 @@ def vm_figures(game, mode, players=4, turns=150, games=3, seed=7):
         tmp = tempfile.mkdtemp(prefix="hauntbox-companion-")
         _BUILD["fw"] = build(out=Path(tmp) / "fw").out_dir
     # settle(): an empty step before each measuring one (see sim/vm/scripts/bench_companion.py)
-    steps = (["load()", "settle()", f"setup({game!r}, {seed}, {players}, {mode!r})"]
-             + ["settle()", "measured_turn()"] * turns)
+    steps = (["G.load()", "B.settle()", f"G.setup({game!r}, {seed}, {players}, {mode!r})"]
+             + ["B.settle()", "B.measured_turn(G)"] * turns)
     for i in range(games - 1):
-        steps += ["settle()", f"next_game({i})", "settle()", f"sample({i + 2})"]
-    steps.append(f"finish({games})")
+        steps += ["B.settle()", f"B.next_game(G, {i})", "B.settle()", f"B.sample(G, {i + 2})"]
+    steps.append(f"B.finish(G, {games})")
     code = vm_code("sim/vm/scripts/bench_companion.py", steps)
-    out = run_micropython(code, mounts={"/lib": ROOT / "sim/vm/lib"}, firmware=_BUILD["fw"],
+    out = run_micropython(code, mounts=VM_MOUNTS, firmware=_BUILD["fw"],
                           timeout=600)
     return json.loads(out.strip().splitlines()[-1])
 

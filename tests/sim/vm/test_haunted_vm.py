@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntbox_sim.bench.vm_figures import vm_code
+from hauntbox_sim.bench.vm_figures import VM_MOUNTS, vm_code
 from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 
 pytestmark = pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
@@ -48,12 +48,11 @@ def test_board_controller_plays_whole_games_in_the_vm_on_chip_models():
 
     from hauntbox_fw.build import build
 
-    root = Path(__file__).resolve().parents[3]
     fw = build(out=Path(tempfile.mkdtemp(prefix="hauntbox-hh-")) / "fw").out_dir
-    steps = ["load()", "setup(3)"] + ["measured_turn()"] * 80
-    steps += ["next_game(0)", "sample(2)", "finish(2)"]
+    steps = ["G.load()", "G.setup(3)"] + ["B.measured_turn(G)"] * 80
+    steps += ["B.next_game(G, 0)", "B.sample(G, 2)", "B.finish(G, 2)"]
     code = vm_code("sim/vm/scripts/bench_haunted.py", steps)
-    r = json.loads(run_micropython(code, mounts={"/lib": root / "sim/vm/lib"}, firmware=fw,
+    r = json.loads(run_micropython(code, mounts=VM_MOUNTS, firmware=fw,
                                    timeout=600).strip().splitlines()[-1])
     assert r["turns"] >= 40 and r["launches"] >= 2 * 40
     assert r["events"] > r["launches"] // 2          # hits, clues, holes... were credited

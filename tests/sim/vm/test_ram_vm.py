@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntbox_sim.bench.vm_figures import vm_code
+from hauntbox_sim.bench.vm_figures import VM_MOUNTS, vm_code
 from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -33,31 +33,17 @@ def _fw():
     return _BUILD["fw"]
 
 
-REPORT = """
-import sys
-out = {"loaded": [m for m in DROPPED if m in sys.modules],
-       "attrs": [m for m in DROPPED if "." in m and m.split(".")[0] in sys.modules
-                 and hasattr(sys.modules[m.split(".")[0]], m.split(".")[1])],
-       "over": current().is_over()}
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.parametrize("script,setup", [
-    ("sim/vm/scripts/bench_roller.py", "setup(7)"),
-    ("sim/vm/scripts/bench_haunted.py", "setup(7)"),
-    ("sim/vm/scripts/bench_companion.py", "setup('beetlejuice', 7, 4, 'companion')"),
+    ("sim/vm/scripts/bench_roller.py", "G.setup(7)"),
+    ("sim/vm/scripts/bench_haunted.py", "G.setup(7)"),
+    ("sim/vm/scripts/bench_companion.py", "G.setup('beetlejuice', 7, 4, 'companion')"),
 ])
 def test_one_off_modules_are_dropped_after_setup_and_host_requests(script, setup):
-    steps = ["load()", setup,
-             # a saved config is read at the next start and a setting is set (schema)
-             "S['app'].settings.set('brightness', 0.2)",
-             "connect_host(S['app'])",
-             "S['link'].receive(b'{\"cmd\":\"config\",\"op\":\"get\",\"key\":\"players\",\"id\":9}\\n')",
-             "S['link'].receive(b'{\"cmd\":\"new\",\"players\":4,\"id\":10}\\n')",
-             "S['app'].start_game(4, 0, resume=True)",
-             "DROPPED = " + repr(DROPPED) + "\n" + REPORT]
-    out = run_micropython(vm_code(script, steps), mounts={"/lib": ROOT / "sim/vm/lib"},
+    # The steps are sim/vm/scripts/ram_host.py's (H), on the game's bench module (G).
+    steps = ["G.load()", setup, "H.set_setting(G)", "B.connect_host(G, G.S['app'])",
+             "H.ask_config(G)", "H.ask_new_game(G)", "H.restart(G)",
+             f"H.report_dropped(G, {DROPPED!r})"]
+    out = run_micropython(vm_code(script, steps, also={"H": "ram_host"}), mounts=VM_MOUNTS,
                           firmware=_fw(), timeout=300)
     r = json.loads(out.strip().splitlines()[-1])
     assert r["loaded"] == [] and r["attrs"] == [], r
@@ -90,19 +76,14 @@ def test_requests_load_their_code_and_give_the_heap_back():
     # Every batch of requests loads protocol_commands and drops it again: after
     # the first batch, more batches leave the live heap where it was (no leak,
     # no creep from the loads), and the module is not resident in between.
-    batch = ("S['link'].receive(b'" + "".join(
-        '{"cmd":"%s","id":%d}\\n' % (c, i) for i, c in enumerate(["state", "legal", "hello", "bogus"]))
-        + "')")
-    steps = ["load()", "setup('beetlejuice', 7, 4, 'companion')", "connect_host(S['app'])",
-             batch, "settle()", "R['a'] = live()"]
+    # H.send_batch: state, legal, hello and a bogus command (sim/vm/scripts/ram_host.py).
+    steps = ["G.load()", "G.setup('beetlejuice', 7, 4, 'companion')",
+             "B.connect_host(G, G.S['app'])", "H.send_batch(G)", "B.settle()", "H.mark(G, 'a')"]
     for _ in range(6):
-        steps += [batch, "settle()"]
-    steps += ["R['b'] = live()",
-              "import sys\nprint(json.dumps({'a': R['a'], 'b': R['b'], "
-              "'resident': 'protocol_commands' in sys.modules, "
-              "'errors': S['link'].proto.errors, 'lines': S['link'].proto.lines}))"]
-    out = run_micropython(vm_code("sim/vm/scripts/bench_companion.py", steps),
-                          mounts={"/lib": ROOT / "sim/vm/lib"}, firmware=_fw(), timeout=300)
+        steps += ["H.send_batch(G)", "B.settle()"]
+    steps += ["H.mark(G, 'b')", "H.report_batches(G)"]
+    out = run_micropython(vm_code("sim/vm/scripts/bench_companion.py", steps, also={"H": "ram_host"}),
+                          mounts=VM_MOUNTS, firmware=_fw(), timeout=300)
     r = json.loads(out.strip().splitlines()[-1])
     assert not r["resident"], r
     assert r["lines"] == 4 * 7 + 3 and r["errors"] == 7, r      # connect_host sent 3

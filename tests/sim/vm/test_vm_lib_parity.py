@@ -27,6 +27,8 @@ def test_the_transcript_makes_sense_on_the_fakes():
     t = {row[0]: row[1:] for row in run_cpython()}
     assert t["pull-up level"] == [1]
     assert t["irq on each change"] == [[0, 1, 0, 1], 1]
+    assert t["irq falling only"] == [[0, 0, 0], 0]      # three falls, the rises ignored
+    assert t["irq rising only"] == [[1, 1], 0]
     assert t["pwm"] == [50, 1500000]
     assert t["neopixel"][1][:3] == [20, 10, 30]        # GRB in the buffer
     assert t["neopixel fill"][1] == 2
