@@ -100,7 +100,10 @@ def _fits(recs: list, k: int, left: list, forb: int) -> bool:
     for used, need in alts:
         if not book and used & forb:
             continue
-        if all(left[s] >= c for s, c in need):
+        for s, c in need:
+            if left[s] < c:
+                break
+        else:
             for s, c in need:
                 left[s] -= c
             fit = _fits(recs, k + 1, left, forb)
@@ -128,19 +131,28 @@ def feasible_sets(game: BeetlejuiceGame, faces: list | tuple | None = None) -> l
     for i in range(len(slots)):
         if slots[i] is not None:
             occ |= 1 << i
+    recs = [None if c is None else _card(cfg, memo, c) for c in slots]
     ok = {0}
     out = [()]
     m = (0 - occ) & occ
     while m:
-        sub = [i for i in range(len(slots)) if m >> i & 1]
-        if all(m & ~(1 << i) in ok for i in sub) and \
-                _fits([_card(cfg, memo, slots[i]) for i in sub], 0, left, forb):
-            ok.add(m)
-            out.append(tuple(sub))
+        sub = _SUBSETS.get(m)
+        if sub is None:
+            sub = _SUBSETS[m] = tuple(i for i in range(m.bit_length()) if m >> i & 1)
+        for i in sub:
+            if m ^ (1 << i) not in ok:
+                break
+        else:
+            if _fits([recs[i] for i in sub], 0, left, forb):
+                ok.add(m)
+                out.append(sub)
         if m == occ:
             break
         m = (m - occ) & occ
     return out
+
+
+_SUBSETS: dict[int, tuple[int, ...]] = {}   # mask -> the indexes of its set bits
 
 
 _CONFIGS: dict[int, tuple[dict, Config]] = {}
@@ -267,7 +279,10 @@ class HeuristicBot:
         return -SUMMON_COST
 
     def _set_value(self, game: BeetlejuiceGame, sel: tuple) -> float:
-        return sum(self.card_value(game, game.slots[i]) for i in sel)
+        values = _memo(game.cfg).value
+        slots = game.slots
+        return sum(values[slots[i]] if slots[i] in values else self.card_value(game, slots[i])
+                   for i in sel)
 
     # ---- decisions ----------------------------------------------------------
 
@@ -365,6 +380,7 @@ class HeuristicBot:
         best = None
         for mask in range(1, 1 << len(occ)):
             sel = tuple(occ[k] for k in range(len(occ)) if mask >> k & 1)
+            sel_set = set(sel)
             cards = [game.slots[i] for i in sel]
             value = self._set_value(game, sel)
             for need, need_bj in self._needs(cfg, cards, forb):
@@ -391,7 +407,7 @@ class HeuristicBot:
                 if sets is None:
                     sets = feasible_sets(game, kept_faces)
                     fallback_cache[kept_faces] = sets
-                fb = max((self._set_value(game, s) for s in sets if set(s) <= set(sel)),
+                fb = max((self._set_value(game, s) for s in sets if sel_set.issuperset(s)),
                          default=0.0)
                 v = value * p_s + fb * max(0.0, 1.0 - p_s - p_t) + trig_v * p_t
                 if best is None or v > best[0]:
