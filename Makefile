@@ -9,7 +9,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 NODE_STAMP := node_modules/.installed
 ARGS    ?=
 
-.PHONY: sim pico test deps venv lint typecheck check-beams bench bench-sim bench-vm reliability flash flash-dry-run clean help
+.PHONY: sim pico test deps chromium screenshots web venv lint typecheck check-beams bench bench-sim bench-vm reliability flash flash-dry-run clean help
 
 help:
 	@echo "make sim          play a whole game on the simulated board (ARGS='--players 3 --seed 7 --noise none')"
@@ -20,6 +20,8 @@ help:
 	@echo "make bench-sim    only the simulator and stats speed, in CPU time (build/bench-sim.json; SIM_ARGS='--seeds 1,2')"
 	@echo "make bench-vm     the quick figures in the MicroPython WebAssembly VM and the simulator (rule parity)"
 	@echo "make reliability  power cuts, injected faults, fuzzed and hostile serial input, damaged saves, on the simulator and the emulated Pico (build/reliability.json; ~15 min)"
+	@echo "make web          the simulated board live in a browser on localhost:8080 (ARGS='--game haunted-house')"
+	@echo "make screenshots  redraw docs/screenshots/ (each game's page in headless Chromium)"
 	@echo "make flash        compile and copy the firmware to a Pico (ARGS='--port /dev/ttyACM0')"
 	@echo "make flash-dry-run  list the files and sizes a flash would copy"
 
@@ -37,13 +39,29 @@ $(DEV_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -qq -e '.[dev]'
 	touch $@
 
-deps: $(DEV_STAMP) $(NODE_STAMP)
+deps: $(DEV_STAMP) $(NODE_STAMP) chromium
+# The browser tests of `hauntbox web` drive Debian's Chromium (never a downloaded
+# browser): installed quietly when it is missing and we are root with apt;
+# otherwise those tests skip with a one-line reason.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium for the browser tests (apt)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+	    >/dev/null 2>&1 || echo "chromium could not be installed: the browser tests will skip"; \
+	fi
+
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 sim: $(STAMP)
 	$(BIN)/python -m hauntbox_sim $(ARGS)
+
+web: $(STAMP)
+	$(BIN)/hauntbox web --port sim $(ARGS)
+
+screenshots: deps
+	$(BIN)/python tests/web/screenshots.py
 
 pico: deps
 	$(BIN)/python -m hauntbox_sim.pico $(ARGS)

@@ -62,6 +62,10 @@ class App:
         self.tasks = []
         self._play = None
         self._request = None
+        # The service mode (games/service_mode.py): asked for (MENU held at
+        # power-up, the host's `service enter`), and the running one.
+        self.service_requested = False
+        self.service = None
         collect()       # the settings' checks and the boot check are garbage now
         self.load_game(game or self.settings.get("game"))
 
@@ -147,16 +151,53 @@ class App:
 
     # ---- game lifecycle ----------------------------------------------------
 
-    def safe_boot_requested(self):
-        # MENU held while the board starts: skip the game, keep the REPL free.
-        from startup import menu_held
+    def boot_buttons(self):
+        # The buttons held while the board starts (startup.boot_buttons):
+        # "service" (MENU: the service mode before the game), "safe" (MENU and
+        # ROLL: skip the game, keep the REPL free) or None.
+        from startup import boot_buttons
         try:
-            held = menu_held(self.controller)
+            held = boot_buttons(self.controller)
         finally:
             unload("startup")
-        if held:
+        if held == "safe":
             self.write_health(False)    # not a game that could crash: disarmed
         return held
+
+    def safe_boot_requested(self):
+        return self.boot_buttons() == "safe"
+
+    def request_service(self):
+        # From the host: leave the game (it stays as it is, saved) for the
+        # service mode. An error string, or None.
+        if self.service is not None:
+            return "the service mode is already on"
+        if self.safe_mode is not None:
+            return "the board is in safe mode: start a new game first"
+        self.service_requested = True
+        if self._play is not None:
+            self._play.cancel()
+        elif getattr(self.controller, "decider", None) is not None:
+            self.controller.decider.abort()     # e.g. the "play again" question
+        return None
+
+    async def run_service(self):
+        # The service mode, with the game's device tasks stopped (the mode
+        # reads the inputs itself) and started again after; loaded only now
+        # and dropped after (ram.py). The servo is off on every way out.
+        self.service_requested = False
+        await self.stop_tasks()
+        from games.service_mode import ServiceMode
+        try:
+            self.service = ServiceMode(self)
+            await self.service.run()
+        finally:
+            self.service = None
+            unload("games.service_mode")
+            unload("games.service")     # its helpers: loaded again when the host asks
+            self.servo_off()
+            if self.fault_new:
+                self.write_health()     # the failed steps into the fault log on flash
 
     def start_game(self, players, start=0, resume=True, options=None):
         # Resume the saved game if there is a valid one; otherwise start fresh.
@@ -183,12 +224,9 @@ class App:
         elif getattr(self.controller, "decider", None) is not None:
             self.controller.decider.abort()     # e.g. the "play again" question
 
-    def make_safe(self):
-        # Servo off (its PWM stops within one period) and LEDs dimmed; never
-        # raises, since it runs on the way out of errors.
+    def servo_off(self):
+        # Servo off (its PWM stops within one period); never raises.
         b = getattr(self.controller, "build", None)
-        if b is None:
-            return
         tower = getattr(b, "tower", None)
         for servo in (getattr(tower, "servo", None), getattr(tower, "ratchet", None)):
             if servo is not None:
@@ -196,6 +234,14 @@ class App:
                     servo.off()
                 except Exception:  # noqa: BLE001 - keep making the rest safe
                     pass
+
+    def make_safe(self):
+        # Servo off and LEDs dimmed; never raises, since it runs on the way
+        # out of errors.
+        b = getattr(self.controller, "build", None)
+        if b is None:
+            return
+        self.servo_off()
         for name in ("strip", "spot_strip"):
             strip = getattr(b, name, None)
             if strip is not None:
@@ -254,30 +300,47 @@ class App:
         self.store.remove(self.controller.save_name)
         self.controller.new_game(players, start, options)
 
-    async def main_async(self, players=None, start=0, resume=None, exit_when_over=True,
-                         extra_tasks=None):
-        if players is None:
-            players = self.settings.get("players")
-        if resume is None:
-            resume = self.settings.get("resume")
+    async def _begin(self, players, start, resume, safe):
+        # Up to play: the service mode if asked for at power-up (before the
+        # game's tasks start), then safe mode, or the saved game or a new one.
         # Safe mode (startup.safe_mode): neither the game's device tasks nor
         # the watchdog run until a person or the host starts a new game, so
         # what made the board reset cannot make it reset again by itself.
-        safe = self.safe_mode is not None
+        if self.service_requested:
+            await self.run_service()
         if not safe:
             await self._start_tasks()
-        side = [asyncio.create_task(t) for t in (extra_tasks or [])]
-        if self.settings.get("watchdog") and not safe:
-            side.append(asyncio.create_task(self.watchdog_task()))
         if safe:
             from startup import safe_mode
             unload("startup")       # the running coroutine keeps what it needs
             await safe_mode(self, players, start)
         elif self.start_game(players, start, resume):
             await self.offer_resume(players, start)
+
+    async def _service_in_game(self):
+        # The host asked for the service mode during a game (or its "play
+        # again" question): the game waits, unchanged, and goes on after.
+        await self.run_service()
+        await self._start_tasks()
+        if getattr(self.controller, "game", None) is not None:
+            self.controller.render()
+
+    async def main_async(self, players=None, start=0, resume=None, exit_when_over=True,
+                         extra_tasks=None):
+        if players is None:
+            players = self.settings.get("players")
+        if resume is None:
+            resume = self.settings.get("resume")
+        safe = self.safe_mode is not None
+        side = [asyncio.create_task(t) for t in (extra_tasks or [])]
+        if self.settings.get("watchdog") and not safe:
+            side.append(asyncio.create_task(self.watchdog_task()))
         winner = None
         try:
+            await self._begin(players, start, resume, safe)
             while True:
+                if self.service_requested:
+                    await self._service_in_game()
                 # A host's `new` that came before play began (during the resume
                 # prompt, which it answers) is carried out now, not after the
                 # saved game.
@@ -289,7 +352,7 @@ class App:
                     winner = await self._play
                     ended = True
                 except asyncio.CancelledError:
-                    if self._request is None:
+                    if self._request is None and not self.service_requested:
                         raise
                     winner = None
                 self._play = None
@@ -298,13 +361,17 @@ class App:
                     # the next one is already waiting.
                     self.bus.publish(("over", winner))
                     self.store.remove(self.controller.save_name)
-                if self._request is not None:
+                if self._request is not None or self.service_requested:
                     continue
                 if exit_when_over:
                     break
                 # The players press ROLL for another game with the same seats,
                 # or the host asks for a new one (which aborts this question).
-                again = await self.controller.decider.ask("play_again", -1, [("new",)])
+                while True:
+                    again = await self.controller.decider.ask("play_again", -1, [("new",)])
+                    if not self.service_requested:
+                        break
+                    await self._service_in_game()
                 if self._request is None and again == ("new",):
                     g = self.controller.game
                     self._request = (self.game_name, g.players if isinstance(g.players, int)
@@ -319,9 +386,13 @@ class App:
 
 def run():
     app = App()
-    if app.safe_boot_requested():
-        print("hauntbox: safe boot (MENU held): game skipped, REPL free")
+    held = app.boot_buttons()
+    if held == "safe":
+        print("hauntbox: safe boot (MENU and ROLL held): game skipped, REPL free")
         return None
+    if held == "service":
+        print("hauntbox: service mode (MENU held): LEFT/RIGHT step, ROLL runs, MENU leaves")
+        app.service_requested = True
     # The host link (games/link.py) runs beside the game; after a game ends the
     # board stays up and waits for the next one (a "new" request from the host).
     from games.link import serve_stdio

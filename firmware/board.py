@@ -54,8 +54,8 @@ def _checked(root, path, raw):
 
 
 def load_pinmap(build, root=""):
-    # build: the file name ("roller_ghoster"); its map must say it is that
-    # build ("roller-ghoster").
+    # build: the build's name ("roller-ghoster"), which is also its file's
+    # (boards/roller-ghoster.json); its map must say it is that build.
     path = "boards/" + build + ".json"
     try:
         with open(root + path, "rb") as f:
@@ -67,7 +67,7 @@ def load_pinmap(build, root=""):
     except Exception as e:  # noqa: BLE001 - ValueError, MemoryError, RuntimeError (nesting)
         raise PinmapError("%s: not a readable JSON file (%s)" % (path, type(e).__name__))
     if not _checked(root, path, raw):
-        check_pinmap(pm, build.replace("_", "-"))
+        check_pinmap(pm, build)
     raw = None
     # The part descriptions are for people (hauntbox pins, the docs); drop them
     # so they do not sit in RAM for the whole game.

@@ -1,5 +1,6 @@
 # Pico entry point. Ctrl-C stays enabled so mpremote can always take over;
-# holding MENU at power-up skips the game (safe boot).
+# holding MENU at power-up enters the service mode, MENU and ROLL skip the
+# game (safe boot).
 #
 # The emergency exception buffer first: an exception raised where the heap
 # cannot be used (a hard IRQ handler; drivers/edges.py catches its own, but a

@@ -22,7 +22,7 @@ _JOG_MIN_MS = const(20)
 _JOG_MAX_MS = const(3000)
 
 COMMANDS = ("hello", "state", "legal", "act", "new", "config", "selftest", "calibrate",
-            "events", "faults")
+            "events", "faults", "service")
 
 _NONE = ()                   # marker: optional argument not given
 
@@ -458,3 +458,49 @@ def _known_setting(key):
     from games.settings_schema import SCHEMA
     unload("games.settings_schema")
     return key in SCHEMA
+
+
+_SERVICE_OPS = ("status", "enter", "run", "leave")
+
+
+def service(proto, msg):
+    # The service mode (games/service_mode.py, docs/service-mode.md) from the
+    # host: the same steps as with the board's buttons. status (default):
+    # whether it is on, its steps and their results; enter: leave the game
+    # for it (the game waits as it is); run STEP; leave. Each step's result
+    # comes as a ("service", step, result) event.
+    op = _arg(msg, "op", "str", "status")
+    step = _arg(msg, "step", "str", None)
+    if op not in _SERVICE_OPS:
+        raise BadRequest("op must be one of %s" % ", ".join(_SERVICE_OPS))
+    if (op == "run") != (step is not None):
+        raise BadRequest("step goes with op run (and only with it)")
+    app = proto.app
+    m = app.service
+    if op == "status":
+        if m is not None:
+            return m.status()
+        from games.service_mode import steps_for
+        from ram import unload
+        try:
+            names = [s[0] for s in steps_for(app)]
+        finally:
+            unload("games.service_mode")
+            unload("games.service")
+        return {"active": False, "steps": names}
+    if op == "enter":
+        if m is not None:
+            raise BadRequest("the service mode is already on")
+        if proto.busy is not None:
+            raise BadRequest("a %s is already running" % proto.busy)
+        refuse_while_sensing(app)
+        err = app.request_service()
+        if err is not None:
+            raise BadRequest(err)
+        return {"started": "service"}
+    if m is None:
+        raise BadRequest("the service mode is off (op enter, or hold MENU at power-up)")
+    err = m.request(op, step)
+    if err is not None:
+        raise BadRequest(err)
+    return {"step": step} if op == "run" else {"left": "service"}

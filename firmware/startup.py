@@ -1,6 +1,7 @@
 # What runs once when the board starts: a random seed, the boot's crash
-# accounting, the safe-boot check, resume the saved game or start a new one,
-# and ask the players whether to resume; safe mode after too many crashes.
+# accounting, the buttons held at power-up (service mode, safe boot), resume
+# the saved game or start a new one, and ask the players whether to resume;
+# safe mode after too many crashes.
 # App (app.py) loads this module for it and drops it again (ram.py), so it is
 # not in RAM during play.
 
@@ -25,12 +26,17 @@ def default_seed():
         return ticks_us()
 
 
-def menu_held(controller):
+def boot_buttons(controller):
+    # What the buttons held at power-up ask for: MENU alone the service mode
+    # (docs/service-mode.md), MENU with ROLL safe boot (the game skipped, the
+    # REPL free), else None.
     panel = getattr(controller, "panel", None)
     if panel is None:
         decider = getattr(controller, "decider", None)
         panel = decider.panel if decider is not None else None
-    return panel is not None and panel.held("menu")
+    if panel is None or not panel.held("menu"):
+        return None
+    return "safe" if panel.held("roll") else "service"
 
 
 def _power_on():
@@ -81,6 +87,27 @@ def boot_check(app):
         unload("faultlog")
 
 
+# Save files of earlier firmware, named before every game had one name
+# (roller-ghoster, haunted-house): renamed once, so a game saved by it resumes.
+OLD_SAVE_NAMES = {"roller-ghoster": "roller_ghoster", "haunted-house": "haunted_house"}
+
+
+def _adopt_old_save(store, name):
+    old = OLD_SAVE_NAMES.get(name)
+    if old is None:
+        return
+    import os
+    try:
+        os.stat(store.path(name))
+        return                          # a save under the new name wins
+    except OSError:
+        pass
+    try:
+        os.rename(store.path(old), store.path(name))
+    except OSError:
+        pass                            # none: nothing to adopt
+
+
 def start_game(app, players, start, resume, options):
     # Resume the saved game if there is a valid one; otherwise start fresh.
     # Returns True if a game was resumed. Never raises on a bad save file:
@@ -89,6 +116,7 @@ def start_game(app, players, start, resume, options):
     c = app.controller
     saved = None
     if resume:
+        _adopt_old_save(app.store, c.save_name)
         try:
             saved = app.store.load(c.save_name)
         except ValueError as e:

@@ -1,6 +1,7 @@
 """Command line for the simulator: play a whole game on a simulated build."""
 from __future__ import annotations
 
+from hauntbox_fw.games import game_arg
 import argparse
 import sys
 import time
@@ -15,7 +16,8 @@ __all__ = ["GAMES", "build_parser", "check_options", "main", "parse_fault"]
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hauntbox sim", description=__doc__)
-    p.add_argument("--game", choices=GAMES, default="roller-ghoster")
+    p.add_argument("--game", type=game_arg, default="roller-ghoster",
+                   help="roller-ghoster, haunted-house, beetlejuice or superskill")
     p.add_argument("--players", type=int, default=4,
                    help="2-4 players for Roller Ghoster, 1-4 for Haunted House (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed for dice and the physical model")

@@ -71,7 +71,7 @@ def test_the_wheel_has_no_generic_top_level_names_and_carries_the_firmware(insta
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == TOP_LEVEL
     assert "hauntbox_fw/_firmware/main.py" in names
-    assert "hauntbox_fw/_firmware/data/roller_ghoster.json" in names
+    assert "hauntbox_fw/_firmware/data/roller-ghoster.json" in names
     assert "hauntbox_sim/vm/lib/mcp23017_model.py" in names
 
 

@@ -1,5 +1,5 @@
 # Every hardware object of the instrumented Haunted House table, wired from the
-# pin map (boards/haunted_house.json): the I2C bus, the MCP23017 expanders with
+# pin map (boards/haunted-house.json): the I2C bus, the MCP23017 expanders with
 # their INT lines on EdgeRecorders, one Line decoder per sensor, the Table task,
 # the two NeoPixel chains (score panel, spots) and the button panel.
 # Runs once per game load; games/haunted.py then drops this module (ram.py).

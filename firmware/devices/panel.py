@@ -31,6 +31,11 @@ class Panel:
                 return name
         return None
 
+    def take(self):
+        # The next press already made, or None (no waiting): for loops that
+        # poll other inputs too (the service mode).
+        return self._take()
+
     def drain(self):
         while self._take() is not None:
             pass

@@ -23,6 +23,7 @@ class RollerDisplay:
         self.players_from = pixel_cfg["players_from"]
         self.fault = False
         self.highlight = None
+        self.face = None        # a die face being entered (the physical die), not yet rolled
         self.balls = 0          # bit k-1 set: a ball was just seen on staircase k
 
     def step_led(self, space):
@@ -50,6 +51,8 @@ class RollerDisplay:
             if led >= 0:
                 s[led] = HIGHLIGHT
         f = face if face is not None else game.face
+        if f is None:
+            f = self.face
         if f is not None:
             s[self.die_from + DIE_ORDER.index(f)] = HIGHLIGHT
         if not game.is_over():

@@ -27,7 +27,7 @@ from rules.haunted_house_cfg import HHConfig
 from devices.table import TurnWindow
 from ram import unload
 
-SAVE_NAME = "haunted_house"
+SAVE_NAME = "haunted-house"
 SETTLE_MS = 10      # > the longest LED write (~3 ms, interrupts off) + decision time
 # Actions and option lists used every turn, made once.
 _LAUNCH = ("launch",)
@@ -42,9 +42,9 @@ def create(app):
     from devices.haunted_build import build_haunted
     from games.decide import Decider
     # The ids of monsters, spots, realms and clues are kept all game: interned.
-    data = app.read_json("data/haunted_house.json", intern=True)
+    data = app.read_json("data/haunted-house.json", intern=True)
     try:
-        build = build_haunted(app.open_board("haunted_house"), data, app.bus, app.settings)
+        build = build_haunted(app.open_board("haunted-house"), data, app.bus, app.settings)
     finally:
         unload("devices.haunted_build")     # wiring is done once: not kept in RAM
     decider = Decider(build.panel, app.bus)

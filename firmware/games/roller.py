@@ -11,15 +11,15 @@ from devices.tower import JAM
 from games.events import report_leds
 from ram import unload
 
-SAVE_NAME = "roller_ghoster"
+SAVE_NAME = "roller-ghoster"
 
 
 def create(app):
     from devices.roller_build import build_roller
     from games.decide import Decider
-    layout_cfg = app.read_json("data/roller_ghoster.json")
+    layout_cfg = app.read_json("data/roller-ghoster.json")
     try:
-        build = build_roller(app.open_board("roller_ghoster"), layout_cfg, app.settings)
+        build = build_roller(app.open_board("roller-ghoster"), layout_cfg, app.settings)
     finally:
         unload("devices.roller_build")      # wiring is done once: not kept in RAM
     decider = Decider(build.panel, app.bus)
@@ -28,6 +28,7 @@ def create(app):
     c = RollerController(build.layout, build.tower, build.display, decider, app.bus, app.store,
                          app.rng, build.colours)
     c.build = build
+    c.physical_die = app.settings.get("roller-ghoster.die") == "physical"
     build.beams.on_ball = c.on_ball
     build.beams.on_stuck = c.on_beam_stuck
     build.beams.on_irq_error = c.on_irq_error
@@ -63,6 +64,7 @@ class RollerController:
         self.dead = ()               # staircases whose receiver failed the emitter test
         self.dead_after = 12         # rotations without a ball while the others saw some
         self.sensing = False         # a turn's balls are being counted (sensors_live)
+        self.physical_die = False    # the players roll the real die and enter its face
         decider.on_highlight = self._highlight
 
     # ---- setup -----------------------------------------------------------
@@ -118,6 +120,8 @@ class RollerController:
     def _highlight(self, option):
         g = self.game
         self.display.highlight = g.preview(option) if g is not None and option else None
+        # Entering the real die's face: its LED in the die row shows the choice.
+        self.display.face = option[1] if option and option[0] == "roll" and len(option) > 1 else None
         if g is not None:
             self.render()
 
@@ -132,6 +136,7 @@ class RollerController:
             self.turns += 1
             self.save()
         self.display.highlight = None
+        self.display.face = None
         self.render()
         return effects
 
@@ -189,6 +194,11 @@ class RollerController:
         g = self.game
         if g.to_act == CHANCE:
             if g.phase == "roll":
+                if self.physical_die:
+                    # The players rolled the real die: LEFT/RIGHT pick the face
+                    # it shows (its LED lights), ROLL confirms; or the host's act.
+                    self._apply(await self.decider.ask("die", g.turn, g.legal_actions()))
+                    return
                 await self.decider.ask("roll", g.turn, [("roll",)])
                 face = FACES[self.rng.below(len(FACES))]
                 self._apply(("roll", face))

@@ -26,19 +26,22 @@ SCHEMA = {
     "servo.type": ("str", ("continuous", "ratchet")),
     "quiet_ms": ("int", 100, 10000),
     "beetlejuice.cards": ("str", ("firmware", "enter")),
+    # Roller Ghoster: the firmware rolls the die, or the players roll the real
+    # one and enter the face with the buttons (docs/protocol.md, "config").
+    "roller-ghoster.die": ("str", ("electronic", "physical")),
 }
 
 # The order a saved config is taken in: a key that depends on another comes
 # after it (players after game, the pulses after their limits), so the key
 # that breaks a rule is the one left out.
 ORDER = ("game", "players", "brightness", "settle_ms", "reservoir", "watchdog", "resume",
-         "quiet_ms", "beetlejuice.cards", "servo.type", "servo.min_ns", "servo.max_ns",
+         "quiet_ms", "beetlejuice.cards", "roller-ghoster.die", "servo.type", "servo.min_ns", "servo.max_ns",
          "servo.stop_ns", "servo.forward_ns")
 
 GAME_DEFAULT = "roller-ghoster"     # as games/settings.py DEFAULTS
 PLAYERS_DEFAULT = 4
 # The servo pulses a build uses when no setting says otherwise: the pin map's
-# (boards/roller_ghoster.json "servo"; a test keeps both the same).
+# (boards/roller-ghoster.json "servo"; a test keeps both the same).
 SERVO_DEFAULTS = {"min_ns": 1000000, "max_ns": 2000000, "stop_ns": 1500000,
                   "forward_ns": 1300000}
 

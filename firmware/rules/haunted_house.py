@@ -32,7 +32,7 @@ from rules.errors import RuleError, CHANCE
 from rules.haunted_house_cfg import HHConfig
 from ram import unload
 
-GAME = "haunted_house"
+GAME = "haunted-house"
 STATE_VERSION = 1
 LAUNCH = "launch"
 FLIGHT = "flight"
@@ -80,7 +80,7 @@ def _copy(x):
 
 
 class HauntedHouse:
-    # config: dict from haunted_house.json (or an HHConfig); players: count or
+    # config: dict from haunted-house.json (or an HHConfig); players: count or
     # colour list in clockwise seat order; exactly one of rng (rules.rng.Rng,
     # shuffles the clue deck) or deck (explicit draw order); start: first player.
     def __init__(self, config, players, rng=None, deck=None, start=0):

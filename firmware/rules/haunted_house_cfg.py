@@ -1,5 +1,5 @@
 # Haunted House (Boxtop Pinball) configuration: the parsed, checked view of
-# firmware/data/haunted_house.json that the rule engine reads. Pure: no I/O.
+# firmware/data/haunted-house.json that the rule engine reads. Pure: no I/O.
 # The parsing itself is in rules/haunted_house_load.py, loaded for it and
 # dropped again (ram.py).
 

@@ -1,4 +1,4 @@
-# Boxtop Pinball: Haunted House: parses and checks data/haunted_house.json into
+# Boxtop Pinball: Haunted House: parses and checks data/haunted-house.json into
 # the fields of rules.haunted_house_cfg.HHConfig. HHConfig() imports this and,
 # on MicroPython, drops it again: parsing happens once per boot, so its code
 # need not stay in RAM.

@@ -52,7 +52,8 @@ def check_state(cfg, d):
     if not isinstance(d, dict):
         _fail("not a dict")
     _same_keys(d, KEYS, "state")
-    if d["game"] != "haunted_house" or d["v"] != 1:
+    # "haunted_house": how firmware before the games' one names wrote it
+    if d["game"] not in ("haunted-house", "haunted_house") or d["v"] != 1:
         _fail("not a version 1 haunted house state")
     colours = _list(d["colours"], -1, "colours")
     for c in colours:

@@ -1,4 +1,4 @@
-# Roller Ghoster board graph, built from a layout dict (firmware/data/roller_ghoster.json).
+# Roller Ghoster board graph, built from a layout dict (firmware/data/roller-ghoster.json).
 #
 # Space ids:  "start"            the starting area (any number of ghosts)
 #             "<k>*"             star corner step at the foot of staircase k (1-based)

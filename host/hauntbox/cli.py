@@ -4,6 +4,7 @@
     hauntbox flash [--dry-run] [--port auto|PATH]   build and copy the firmware (docs/flashing.md)
     hauntbox console [--port auto|PATH|sim]         play and watch a board (docs/console.md)
     hauntbox monitor [--port ...] [--json]          print a board's events
+    hauntbox web [--port auto|PATH|sim]             the board live in a browser (docs/web.md)
     hauntbox sim [...]                              a whole game on the simulated board
     hauntbox sim --pty [...]                        the simulated board on a pseudo-terminal
     hauntbox sim --pico [--pty] [...]               the same on the emulated Pico (official rp2 firmware)
@@ -32,6 +33,7 @@ DELEGATES: dict[str, tuple[str, str]] = {
     "flash": ("hauntbox.flash", "build the firmware and copy it onto a Pico (mpremote)"),
     "console": ("hauntbox.console", "play and watch a board: game, events, prompt"),
     "monitor": ("hauntbox.monitor", "print a board's events (readable or --json)"),
+    "web": ("hauntbox.web.server", "the board live in a browser: drawing, prompt buttons, log"),
     "sim": ("hauntbox_sim.cli", "play a game on the simulated board; --pty: serve it on a pseudo-terminal"),
     "pins": ("hauntbox_fw.pinmap", "show and check the pin maps of the hardware builds"),
     "check": ("hauntbox_sim.checks.accuracy", "accuracy checks of the firmware's sensing on the simulator"),

@@ -56,6 +56,7 @@ HELP = """commands:
   jog forward|reverse|stop [MS] / jog NS [MS]   try the servo
   events on|off     event stream on or off
   faults            the board's fault log (safe mode, resets in a row, last faults)
+  service [enter|STEP|leave]   the board's service mode: steps, enter, run, leave
   ball K            simulated board: a ball rolls down staircase K (Roller Ghoster)
   hit TARGET        simulated board: the die knocks TARGET (Haunted House: bob, a clue
                     spot, a hole, circle, launch; `sim` lists them)
@@ -83,7 +84,7 @@ def board_picture(game: str | None, state: Any, colours: list[str]) -> str:
 
             from hauntbox_fw.build import FIRMWARE_DIR
 
-            with open(os.path.join(FIRMWARE_DIR, "data", "roller_ghoster.json")) as f:
+            with open(os.path.join(FIRMWARE_DIR, "data", "roller-ghoster.json")) as f:
                 layout = json.load(f)
             g = RollerGhoster.from_dict(layout, state)
             from hauntbox_sim.views.names import ROLLER_LEGEND
@@ -411,6 +412,8 @@ class ConsoleCore:
             for f in r.get("faults") or []:
                 self._log("  " + describe_fault(f))
             return head + (" (the last ones are in the log)" if r.get("faults") else "")
+        if cmd == "service":
+            return self._service(c, words[1:])
         if cmd in ("ball", "hit", "press"):
             key = {"ball": "stair", "hit": "target", "press": "button"}[cmd]
             if len(words) != 2:
@@ -431,6 +434,23 @@ class ConsoleCore:
             r = c.events(on)
             return "events " + ("on" if r.get("events") else "off")
         raise ValueError(f"unknown command {cmd!r}")
+
+    def _service(self, c: Any, args: list[str]) -> str:
+        # The board's service mode (docs/service-mode.md) through the protocol's
+        # `service` request; each step's result arrives as a `service` event.
+        if len(args) > 1:
+            raise ValueError("service [enter|leave|STEP]")
+        if not args:
+            r = c.request("service")
+            res = r.get("results") or {}
+            steps = " ".join(f"{s}={res[s]}" if s in res else s for s in r.get("steps") or [])
+            return ("service mode on" if r.get("active") else "service mode off") + ": " + steps
+        if args[0] in ("enter", "leave"):
+            c.request("service", op=args[0])
+            return ("service mode: LEFT/RIGHT on the board or `service STEP` here"
+                    if args[0] == "enter" else "service mode left: the game goes on")
+        c.request("service", op="run", step=args[0])
+        return f"step {args[0]} running: act on the board (the result appears in the events)"
 
     # ---- views ------------------------------------------------------------------------
     def board_text(self) -> str:

@@ -34,6 +34,7 @@ The raw REPL is never spoken here: all board access goes through mpremote.
 
 from __future__ import annotations
 
+from hauntbox_fw.games import game_arg
 import argparse
 import importlib.util
 import json
@@ -751,7 +752,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="build and list the files; touch no device"
     )
     p.add_argument(
-        "--game", default=None, metavar="NAME", help="game the box starts (data/build.json)"
+        "--game", default=None, metavar="NAME", type=game_arg,
+        help="game the box starts (data/build.json): roller-ghoster, haunted-house, beetlejuice, superskill"
     )
     p.add_argument(
         "--all",

@@ -34,7 +34,7 @@ def game_colours(game: str | None = "roller-ghoster") -> list[str]:
     try:
         from hauntbox_fw.build import FIRMWARE_DIR
 
-        name = (game or "roller-ghoster").replace("-", "_")
+        name = game or "roller-ghoster"     # the data file is named after the game
         data = json.loads((Path(FIRMWARE_DIR) / "data" / f"{name}.json").read_text())
         cols = data["players"]["colours"]
         if isinstance(cols, list) and all(isinstance(c, str) for c in cols):
@@ -59,6 +59,8 @@ def describe_option(option: Any, colours: list[str]) -> str:
     path = {"wall": "along the wall", "outer": "along the outer path"}
     if name == "roll" and len(o) == 1:
         return "roll the die"
+    if name == "roll" and len(o) == 2:
+        return "the die shows " + str(FACE_NAMES.get(o[1], o[1]))
     if name == "move":
         return "move " + path.get(o[1], str(o[1])) if len(o) > 1 else "move"
     if name == "ghost" and len(o) >= 2:
@@ -84,6 +86,8 @@ def describe_prompt(kind: str, player: Any, colours: list[str]) -> str:
     who = player_name(player, colours)
     if kind == "roll":
         return f"{who} to roll"
+    if kind == "die":
+        return f"{who}: roll the real die, then enter its face"
     if kind == "move":
         return f"{who}: which path?"
     if kind == "ghost":
@@ -170,6 +174,16 @@ def format_event(msg: dict, colours: list[str] | None = None) -> str | None:
             return "self-test: " + (r.get("result", "?") if not probs else "; ".join(probs))
         if ev == "jogged":
             return f"servo jog {a(0)}: {a(1)} ns for {a(2)} ms: {a(3)}"
+        if ev == "service":
+            if a(0) == "enter":
+                steps = a(1) if isinstance(a(1), list) else []
+                return "service mode on: steps " + ", ".join(str(x) for x in steps)
+            if a(0) == "leave":
+                r = a(1) if isinstance(a(1), dict) else {}
+                bad = r.get("failed") or {}
+                return f"service mode off: {len(r.get('ok') or [])} ok, {len(bad)} failed" + (
+                    " (" + "; ".join(f"{k}: {v}" for k, v in bad.items()) + ")" if bad else "")
+            return f"service {a(0)}: {a(1)}"
     except Exception:  # noqa: BLE001 - a malformed event is shown raw
         pass
     return f"{ev} {json.dumps(d)}"

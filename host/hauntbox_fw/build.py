@@ -115,7 +115,6 @@ def shippable(path: str) -> bool:
 def host_only(rel: str) -> bool:
     """True if the firmware file ``rel`` (posix, relative) is not shipped to the board."""
     return any(rel.startswith(h) if h.endswith("/") else rel == h for h in HOST_ONLY)
-_GAME_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class BuildError(Exception):
@@ -295,19 +294,9 @@ def collect_sources(src: Path) -> tuple[list[tuple[str, str]], list[str]]:
 
 
 def available_games(src: Path | None = None) -> list[str]:
-    """Names accepted by ``--game``: modules and packages under firmware/games/."""
-    games = Path(FIRMWARE_DIR if src is None else src) / "games"
-    if not games.is_dir():
-        return []
-    names = set()
-    for p in games.iterdir():
-        if p.name.startswith(("_", ".")) or p.name in _SKIP_DIRS:
-            continue
-        if p.is_file() and p.suffix == ".py":
-            names.add(p.stem)
-        elif p.is_dir():
-            names.add(p.name)
-    return sorted(names)
+    """Names accepted by ``--game``: the games of firmware/games/registry.py."""
+    from hauntbox_fw.games import game_names
+    return list(game_names(src))
 
 
 def minify_json(data: bytes, rel: str) -> bytes:
@@ -404,10 +393,11 @@ def build(
     if not src.is_dir():
         raise BuildError(f"firmware folder not found: {src}")
     if game is not None:
-        games = available_games(src)
-        if not _GAME_NAME.match(game) or game not in games:
-            listing = ", ".join(games) if games else "none yet"
-            raise BuildError(f"unknown game {game!r}: available games: {listing}")
+        from hauntbox_fw.games import check_game
+        try:
+            check_game(game, src)
+        except ValueError as e:
+            raise BuildError(str(e)) from None
     emitted = mpy_cross_version()
     if emitted != MPY_VERSION:
         raise BuildError(

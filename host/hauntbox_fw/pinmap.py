@@ -276,7 +276,7 @@ def _check_budget(pinmap: dict, pins: dict, out: list[str]) -> None:
 
 def expected_build(path: Path) -> str | None:
     """The build a board loads ``path`` for (by its file name), or None for another name."""
-    name = path.stem.replace("_", "-")
+    name = path.stem
     return name if name in RULES.BUILDS else None
 
 

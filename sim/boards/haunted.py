@@ -33,11 +33,11 @@ GAP_MS = 120
 
 
 def load_pinmap() -> dict:
-    return json.loads((FIRMWARE / "boards/haunted_house.json").read_text())
+    return json.loads((FIRMWARE / "boards/haunted-house.json").read_text())
 
 
 def load_data() -> dict:
-    return json.loads((FIRMWARE / "data/haunted_house.json").read_text())
+    return json.loads((FIRMWARE / "data/haunted-house.json").read_text())
 
 
 class IrqOff:

@@ -21,6 +21,7 @@ last N seats are simulated players pressing the simulated buttons.
 """
 from __future__ import annotations
 
+from hauntbox_fw.games import game_arg
 import argparse
 import asyncio
 import json
@@ -40,7 +41,10 @@ from hauntbox_sim.core.clock import VirtualClock
 from hauntbox_sim.players.buttons import ButtonPlayers
 
 FIRMWARE = sim_install.FIRMWARE
-GAMES = ("roller-ghoster",)
+GAMES = ("roller-ghoster", "haunted-house", "beetlejuice", "superskill")
+#: Players a first game may have, per game (firmware/games/registry.py PLAYERS).
+PLAYERS = {"roller-ghoster": (2, 4), "haunted-house": (1, 4), "beetlejuice": (1, 6),
+           "superskill": (1, 4)}
 
 
 class FdTransport:
@@ -264,11 +268,14 @@ class PtyBoard:
             self._tmp = tempfile.TemporaryDirectory(prefix="hauntbox-pty-")
         state_dir = o.state_dir or (self._tmp.name if self._tmp else ".")
         Path(state_dir).mkdir(parents=True, exist_ok=True)
+        if o.game != "roller-ghoster":
+            self._build_other(state_dir)
+            return
         faults = Faults()
         for spec in o.faults:
             parse_fault(spec, faults)
         import app as firmware_app  # the unmodified firmware module
-        pinmap = json.loads((FIRMWARE / "boards/roller_ghoster.json").read_text())
+        pinmap = json.loads((FIRMWARE / "boards/roller-ghoster.json").read_text())
         self.app = firmware_app.App(root=str(FIRMWARE) + "/", state_root=state_dir,
                                     settings={"reservoir": o.reservoir}, seed=o.seed,
                                     game=o.game)
@@ -307,6 +314,38 @@ class PtyBoard:
             from hauntbox_sim.views.roller_log import RollerLog
             self.app.bus.subscribe(RollerLog(c.colours, out=self.say,
                                              clock_s=lambda: runtime.clock().now_us / 1e6))
+
+    def _build_other(self, state_dir: str) -> None:
+        """Haunted House (its table and expander models) or a dice companion.
+
+        People at the host make every decision: no bots, no hands.
+        """
+        import app as firmware_app  # the unmodified firmware module
+
+        o = self.opts
+        self.seats = set()
+        if o.game == "haunted-house":
+            from hauntbox_sim.boards.haunted import IrqOff, attach_chips, load_data, load_pinmap
+            from hauntbox_sim.models.table import TableModel, noise_config as table_noise
+
+            pinmap = load_pinmap()
+            cfg = table_noise(o.noise)
+            self.chips = attach_chips(pinmap, cfg, o.seed, IrqOff())
+            self.table = TableModel(pinmap, load_data(), self.chips, cfg, seed=o.seed,
+                                    policies=o.policies)
+        if o.game == "haunted-house":
+            table, board_map = self.table, pinmap
+        else:
+            from hauntbox_sim.boards.companion import load_pinmap as companion_pinmap
+            table, board_map = None, companion_pinmap()
+        if self.transport is not None:
+            from hauntbox_sim.boards.inject import Injector, SimRequests
+            self.transport.filter = SimRequests(Injector(runtime.clock(), board_map, table=table),
+                                                self.transport.write_reply).feed
+        # --fast: the turn window closes after a shorter quiet time (tests, demos).
+        settings = {"quiet_ms": 500} if o.fast and o.game == "haunted-house" else {}
+        self.app = firmware_app.App(root=str(FIRMWARE) + "/", state_root=state_dir,
+                                    settings=settings, seed=o.seed, game=o.game)
 
     async def serve(self) -> None:
         """The board's host link on the pty master: firmware Link + Protocol."""
@@ -385,7 +424,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "`hauntbox console --port PATH` and `hauntbox monitor` connect to it as "
                     "to a Pico.")
     p.add_argument("--pty", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--game", choices=GAMES, default="roller-ghoster")
+    p.add_argument("--game", type=game_arg, default="roller-ghoster",
+                   help="roller-ghoster, haunted-house, beetlejuice or superskill")
     p.add_argument("--players", type=int, default=2, help="players of the first game (2-4)")
     p.add_argument("--seed", type=int, default=1, help="seed for the dice and the physical model")
     p.add_argument("--bots", type=int, default=0, metavar="N",
@@ -410,8 +450,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     a = build_parser().parse_args(argv)
-    if not 2 <= a.players <= 4:
-        print("hauntbox sim --pty: --players must be 2..4 for Roller Ghoster", file=sys.stderr)
+    lo, hi = PLAYERS[a.game]
+    if not lo <= a.players <= hi:
+        print(f"hauntbox sim --pty: --players must be {lo}..{hi} for {a.game}", file=sys.stderr)
+        return 2
+    if a.game != "roller-ghoster" and (a.bots or a.fault or a.reservoir):
+        print(f"hauntbox sim --pty: --bots, --fault and --reservoir are for roller-ghoster, "
+              f"not {a.game}", file=sys.stderr)
         return 2
     if a.bots < 0:
         print("hauntbox sim --pty: --bots must be 0 or more", file=sys.stderr)
@@ -438,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
         board.say(f"link {a.link} -> {path}")
     who = ("simulated players" if a.bots >= a.players else
            f"people at the console{f' and {a.bots} bot(s)' if a.bots else ''}")
-    board.say(f"Roller Ghoster, {a.players} players ({who}); connect with: "
+    board.say(f"{a.game}, {a.players} players ({who}); connect with: "
               f"hauntbox console --port {a.link or path}   (Ctrl-C stops the board)")
 
     def on_term(signum: int, frame: Any) -> None:

@@ -48,7 +48,7 @@ class RollerSim:
             self.state_dir = self._tmp.name
         Path(self.state_dir).mkdir(parents=True, exist_ok=True)
         import app as firmware_app  # the unmodified firmware module
-        self.pinmap = json.loads((FIRMWARE / "boards/roller_ghoster.json").read_text())
+        self.pinmap = json.loads((FIRMWARE / "boards/roller-ghoster.json").read_text())
         self.app = firmware_app.App(root=str(FIRMWARE) + "/", state_root=self.state_dir,
                                     settings=self.settings, seed=self.seed, game="roller-ghoster")
         pins = {name: p["gpio"] for name, p in self.pinmap["pins"].items()}

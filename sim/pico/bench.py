@@ -52,8 +52,8 @@ BUDGET = {"heap_rest_kib": 64, "heap_peak_kib": 80, "largest_free_kib": 128, "al
 
 # build key -> (game, board file, players)
 BUILDS = {
-    "roller-ghoster": ("roller-ghoster", "roller_ghoster", 4),
-    "haunted-house": ("haunted-house", "haunted_house", 4),
+    "roller-ghoster": ("roller-ghoster", "roller-ghoster", 4),
+    "haunted-house": ("haunted-house", "haunted-house", 4),
     "beetlejuice": ("beetlejuice", "companion", 3),
     "superskill": ("superskill", "companion", 3),
 }

@@ -12,6 +12,7 @@ between runs, so what `hauntbox flash` or mpremote wrote is there next time.
 """
 from __future__ import annotations
 
+from hauntbox_fw.games import game_arg
 import argparse
 import os
 import select
@@ -148,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "`hauntbox monitor` talk to it as to a Pico on USB.")
     p.add_argument("--pty", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--pico", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--game", choices=tuple(BUILDS), default="roller-ghoster")
+    p.add_argument("--game", type=game_arg, default="roller-ghoster",
+                   help="roller-ghoster, haunted-house, beetlejuice or superskill")
     p.add_argument("--players", type=int, default=2, help="players of the first game")
     p.add_argument("--seed", type=int, default=1, help="seed for the models and the bots")
     p.add_argument("--bots", type=int, default=0, metavar="N",

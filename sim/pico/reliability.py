@@ -95,8 +95,8 @@ DUMP = ("import json, os; c = a.controller; o = []; "
 
 def _sessions() -> dict[str, tuple[Callable[..., PicoSession], dict, str]]:
     return {
-        "roller-ghoster": (RollerPico, {"noise": "none"}, "roller_ghoster"),
-        "haunted-house": (HauntedPico, {"noise": "none"}, "haunted_house"),
+        "roller-ghoster": (RollerPico, {"noise": "none"}, "roller-ghoster"),
+        "haunted-house": (HauntedPico, {"noise": "none"}, "haunted-house"),
         "beetlejuice": (CompanionPico, {"game": "beetlejuice"}, "beetlejuice"),
         "superskill": (CompanionPico, {"game": "superskill"}, "superskill"),
     }

@@ -144,7 +144,7 @@ class PicoSession:
 
 
 class RollerPico(PicoSession):
-    build = "roller_ghoster"
+    build = "roller-ghoster"
 
     def __init__(self, players: int = 4, seed: int = 1, noise: str = "all",
                  policies: list[str] | None = None, faults: Any = None,
@@ -170,7 +170,7 @@ class RollerPico(PicoSession):
         from rules.roller_ghoster import RollerGhoster
         if self.layout_cfg is None:
             import json
-            self.layout_cfg = json.loads((FIRMWARE_DIR / "data/roller_ghoster.json")
+            self.layout_cfg = json.loads((FIRMWARE_DIR / "data/roller-ghoster.json")
                                          .read_text())
         g = state.get("state")
         if isinstance(g, dict):
@@ -178,7 +178,7 @@ class RollerPico(PicoSession):
 
 
 class HauntedPico(PicoSession):
-    build = "haunted_house"
+    build = "haunted-house"
 
     def __init__(self, players: int = 4, seed: int = 1, noise: str = "all",
                  policies: list[str] | None = None, settings: dict | None = None,

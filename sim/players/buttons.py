@@ -71,6 +71,7 @@ class ButtonPlayers:
             p.sim_drive(None)
         self.rotation_start_us = 0
         self.presses = 0
+        self.faces: list[str] = []      # the real die's faces rolled (physical die setting)
         app.bus.subscribe(self.on_event)
 
     def on_event(self, ev: tuple) -> None:
@@ -91,8 +92,13 @@ class ButtonPlayers:
             delay += 300
         target = self.choose(kind, player, options)
         t = clk.now_us + delay * 1000
-        for _ in range(target):
-            t = self.press("right", t)
+        if kind == "die" and target > len(options) // 2:
+            # Entering the real die's face: the shorter way round, with LEFT.
+            for _ in range(len(options) - target):
+                t = self.press("left", t)
+        else:
+            for _ in range(target):
+                t = self.press("right", t)
         self.press("roll", t)
 
     def choose(self, kind: str, player: int, options: list[tuple]) -> int:
@@ -100,6 +106,12 @@ class ButtonPlayers:
             k = int(kind.rsplit("_", 1)[1])
             seen = any(s == k and t >= self.rotation_start_us for s, t in self.tower.released)
             return options.index(("yes",) if seen else ("no",))
+        if kind == "die":
+            # The physical die setting: the player rolls the real die (a fair
+            # six-sided one: the people's own chance, not the firmware's).
+            i = self.rng.randrange(len(options))
+            self.faces.append(options[i][1])
+            return i
         if len(options) == 1 or kind == "resume":
             return 0        # people at the table resume their saved game
         game = self.app.controller.game

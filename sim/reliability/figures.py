@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 STATE_DIR = "/flash"
-STATE_FILE = STATE_DIR + "/roller_ghoster.json"
+STATE_FILE = STATE_DIR + "/roller-ghoster.json"
 
 
 @dataclass

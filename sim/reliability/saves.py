@@ -10,6 +10,7 @@ resume*, and there must be none (issue 17, defect 8; docs/reliability.md).
 """
 from __future__ import annotations
 
+from hauntbox_fw.games import game_arg
 import argparse
 import json
 import os
@@ -178,7 +179,7 @@ def print_report(rep: SaveReport) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m hauntbox_sim.reliability.saves", description=__doc__)
-    p.add_argument("--game", action="append", help="only this game (repeatable)")
+    p.add_argument("--game", action="append", type=game_arg, help="only this game (repeatable)")
     args = p.parse_args(argv)
     t0 = time.monotonic()
     rep = damaged_saves(tuple(args.game) if args.game else None, progress=True)

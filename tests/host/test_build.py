@@ -244,12 +244,16 @@ def test_refuses_to_clear_a_foreign_folder(tmp_path):
 
 
 def test_game_choice_goes_into_build_json(tmp_path):
-    src = make_tree(tmp_path / "fw", SMALL_TREE)
-    res = hb.build(src=src, out=tmp_path / "out", game="loop")
+    # --game takes the games of the tree's registry, never its module names.
+    registry = 'GAMES = {"loop-game": "games.loop"}\n'
+    src = make_tree(tmp_path / "fw", {**SMALL_TREE, "games/registry.py": registry})
+    res = hb.build(src=src, out=tmp_path / "out", game="loop-game")
     info = json.loads((res.out_dir / "data/build.json").read_text())
-    assert info == {"build": res.build_id, "version": __version__, "game": "loop"}
-    with pytest.raises(hb.BuildError, match="unknown game 'nope': available games: loop, main"):
+    assert info == {"build": res.build_id, "version": __version__, "game": "loop-game"}
+    with pytest.raises(hb.BuildError, match=r"unknown game 'nope' \(games: loop-game\)"):
         hb.build(src=src, out=tmp_path / "out", game="nope")
+    with pytest.raises(hb.BuildError, match="unknown game 'loop'"):
+        hb.build(src=src, out=tmp_path / "out", game="loop")     # a module, not a game
 
 
 def test_generated_build_json_may_not_exist_in_the_source(tmp_path):

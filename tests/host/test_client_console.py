@@ -269,3 +269,41 @@ def test_the_full_screen_help_shows_every_line(setup):
     screen = con.export_text()
     for line in HELP.splitlines():
         assert line.strip()[:40] in screen, line
+
+
+def test_service_command_drives_the_boards_service_mode(setup):
+    # The service mode for those with a laptop (docs/service-mode.md): the
+    # console's `service` goes through the protocol's `service` request.
+    b, core, pump = setup
+    assert core.command("service").startswith("service mode off: beam1 beam2 beam3 beam4 buttons")
+    assert core.command("service leave") == "board says: the service mode is off " \
+        "(op enter, or hold MENU at power-up)"
+    assert core.command("service enter").startswith("service mode: LEFT/RIGHT")
+    pump(100)
+    assert core.log[-1].startswith("service mode on: steps beam1, beam2")
+    assert core.command("service beam7").startswith("board says: no step 'beam7' on this build")
+    assert core.command("service beam1").startswith("step beam1 running: act on the board")
+    pump(50)
+    b.sim.tower._beam(0, True)
+    pump(50)
+    b.sim.tower._beam(0, False)
+    pump(1000)
+    assert "service beam1: ok" in core.log
+    assert "beam1=ok beam2" in core.command("service")
+    assert core.command("service a b") == "service [enter|leave|STEP] (type help)"
+    assert core.command("service leave") == "service mode left: the game goes on"
+    pump(200)
+    assert "service mode off: 1 ok, 0 failed" in core.log
+    assert core.prompt is not None and core.prompt["kind"] == "roll"
+
+
+def test_service_and_physical_die_event_lines():
+    assert format_event({"ev": "service", "data": ["beam2", "never broken within 20 s"]},
+                        COLOURS) == "service beam2: never broken within 20 s"
+    assert format_event({"ev": "service", "data": ["leave", {"ok": ["beam1"], "failed":
+                        {"notch": "the switch never opened within 20 s"}, "untested": []}]},
+                        COLOURS) == ("service mode off: 1 ok, 1 failed "
+                                     "(notch: the switch never opened within 20 s)")
+    assert format_event({"ev": "prompt", "data": ["die", 1, [["roll", "1"], ["roll", "2a"]], 0]},
+                        COLOURS) == ("? blue: roll the real die, then enter its face"
+                                     "   1) the die shows 1  2) the die shows 2 + arrow")

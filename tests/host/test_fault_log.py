@@ -31,7 +31,7 @@ def test_boot_time_faults_reach_a_host_that_connects_later(tmp_path):
     # Before: "fault config" / "fault state_bad" were published at boot, before
     # any host could listen, and hello/state/config showed nothing.
     (tmp_path / "config.json").write_text('{"settle_ms": 5}')
-    (tmp_path / "roller_ghoster.json").write_text('{"game": ')
+    (tmp_path / "roller-ghoster.json").write_text('{"game": ')
     s = RollerSim(players=2, seed=3, state_dir=str(tmp_path))
     s.app.start_game(2, 0, True)
     h = ask(s.app, {"cmd": "hello"})

@@ -652,7 +652,10 @@ def test_main_reports_several_boards(no_device, monkeypatch, capsys):
 
 
 def test_main_reports_unknown_game(no_device, capsys):
-    assert fl.main(["--dry-run", "--game", "no_such_game"]) == 1
+    # A usage error (exit 2), refused before anything is built.
+    with pytest.raises(SystemExit) as e:
+        fl.main(["--dry-run", "--game", "no_such_game"])
+    assert e.value.code == 2
     assert "unknown game 'no_such_game'" in capsys.readouterr().err
 
 

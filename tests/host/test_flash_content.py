@@ -61,8 +61,8 @@ def test_files_hauntbox_did_not_write_are_never_deleted_even_if_listed(tree, tmp
     do_flash(board, tree, tmp_path / "out")
     theirs = {
         "config.json": b'{"players": 3}',                   # settings
-        "roller_ghoster.json": b'{"turn": 12}',             # a saved game
-        "roller_ghoster.json.bad": b"{",                    # a save set aside
+        "roller-ghoster.json": b'{"turn": 12}',             # a saved game
+        "roller-ghoster.json.bad": b"{",                    # a save set aside
         "notes.txt": b"my notes",                           # a user's file
         "data/mine.json": b'{"mine": 1}',                   # a user's file in our folder
         "games/extra.mpy": b"M\x06 not ours",               # a module of someone else's
@@ -158,8 +158,8 @@ def test_the_hash_script_reports_every_path_or_the_flash_stops():
 
 @pytest.mark.parametrize("path, ok", [
     ("app.mpy", True), ("games/roller.mpy", True), ("main.py", True), ("boot.py", True),
-    ("data/roller_ghoster.json", True), ("boards/companion.json", True),
-    ("config.json", False), ("roller_ghoster.json", False), ("crash.json", False),
+    ("data/roller-ghoster.json", True), ("boards/companion.json", True),
+    ("config.json", False), ("roller-ghoster.json", False), ("crash.json", False),
     ("manifest.json", False), ("notes.txt", False), ("games/x.py", False),
     ("../x.mpy", False), ("/app.mpy", False), ("a//b.mpy", False), ("a\x1b.mpy", False),
 ])

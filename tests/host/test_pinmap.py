@@ -13,7 +13,7 @@ from hauntbox_fw import pinmap as pm
 
 ROOT = Path(pm.__file__).resolve().parents[2]
 BOARDS = sorted((ROOT / "firmware" / "boards").glob("*.json"))
-ROLLER = ROOT / "firmware" / "boards" / "roller_ghoster.json"
+ROLLER = ROOT / "firmware" / "boards" / "roller-ghoster.json"
 
 
 def load(path):
@@ -475,7 +475,7 @@ def test_validate_never_raises_on_garbage(doc):
 def test_main_real_map_prints_table(capsys):
     assert pm.main([str(ROLLER)]) == 0
     out = capsys.readouterr().out
-    assert "roller_ghoster.json (roller-ghoster)" in out
+    assert "roller-ghoster.json (roller-ghoster)" in out
     assert "OK: no problems" in out
     m = load(ROLLER)
     for name, spec in m["pins"].items():

@@ -23,7 +23,7 @@ from hauntbox_fw import pinmap as pm
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
-GAME_OF = {"roller_ghoster": "roller-ghoster", "haunted_house": "haunted-house",
+GAME_OF = {"roller-ghoster": "roller-ghoster", "haunted-house": "haunted-house",
            "companion": "beetlejuice"}
 
 
@@ -54,37 +54,37 @@ def _drop(path):
 
 # (id, board file, change, the key the first problem must name)
 CASES = [
-    ("missing beam", "roller_ghoster", _drop(["pins", "beam3"]), "pins.beam3:"),
-    ("missing button", "roller_ghoster", _drop(["pins", "btn_roll"]), "pins.btn_roll:"),
-    ("missing notch", "roller_ghoster", _drop(["pins", "notch"]), "pins.notch:"),
-    ("gpio as text", "roller_ghoster", _set(["pins", "notch", "gpio"], "17"), "pins.notch.gpio:"),
-    ("100000 pixels", "roller_ghoster", _set(["pixels", "count"], 100000), "pixels.count:"),
+    ("missing beam", "roller-ghoster", _drop(["pins", "beam3"]), "pins.beam3:"),
+    ("missing button", "roller-ghoster", _drop(["pins", "btn_roll"]), "pins.btn_roll:"),
+    ("missing notch", "roller-ghoster", _drop(["pins", "notch"]), "pins.notch:"),
+    ("gpio as text", "roller-ghoster", _set(["pins", "notch", "gpio"], "17"), "pins.notch.gpio:"),
+    ("100000 pixels", "roller-ghoster", _set(["pixels", "count"], 100000), "pixels.count:"),
     ("count as text", "companion", _set(["pixels", "count"], "64"), "pixels.count:"),
-    ("negative gap", "roller_ghoster", _set(["beams", "gap_us"], -5), "beams.gap_us:"),
-    ("negative debounce", "roller_ghoster", _set(["buttons", "debounce_ms"], -20),
+    ("negative gap", "roller-ghoster", _set(["beams", "gap_us"], -5), "beams.gap_us:"),
+    ("negative debounce", "roller-ghoster", _set(["buttons", "debounce_ms"], -20),
      "buttons.debounce_ms:"),
-    ("negative notch timeout", "roller_ghoster", _set(["servo", "notch_timeout_ms"], -1),
+    ("negative notch timeout", "roller-ghoster", _set(["servo", "notch_timeout_ms"], -1),
      "servo.notch_timeout_ms:"),
-    ("no pixels block", "roller_ghoster", _drop(["pixels"]), "pixels:"),
-    ("zero mA per LED", "roller_ghoster", _set(["pixels", "max_ma_per_led"], 0),
+    ("no pixels block", "roller-ghoster", _drop(["pixels"]), "pixels:"),
+    ("zero mA per LED", "roller-ghoster", _set(["pixels", "max_ma_per_led"], 0),
      "pixels.max_ma_per_led:"),
-    ("die LEDs past the chain", "roller_ghoster", _set(["pixels", "die_from"], 48),
+    ("die LEDs past the chain", "roller-ghoster", _set(["pixels", "die_from"], 48),
      "pixels.die_from:"),
-    ("stop equals forward", "roller_ghoster", _set(["servo", "forward_ns"], 1500000),
+    ("stop equals forward", "roller-ghoster", _set(["servo", "forward_ns"], 1500000),
      "servo.forward_ns:"),
-    ("reserved GPIO", "roller_ghoster", _set(["pins", "pixels", "gpio"], 25), "pins.pixels.gpio:"),
-    ("I2C pin that cannot carry its bus", "haunted_house", _set(["pins", "i2c_sda", "gpio"], 2),
+    ("reserved GPIO", "roller-ghoster", _set(["pins", "pixels", "gpio"], 25), "pins.pixels.gpio:"),
+    ("I2C pin that cannot carry its bus", "haunted-house", _set(["pins", "i2c_sda", "gpio"], 2),
      "pins.i2c_sda.gpio:"),
-    ("no spot chain", "haunted_house", _drop(["pixels", "spots"]), "pixels.spots:"),
-    ("expander input with no kind", "haunted_house",
+    ("no spot chain", "haunted-house", _drop(["pixels", "spots"]), "pixels.spots:"),
+    ("expander input with no kind", "haunted-house",
      _drop(["table", "lines", "attic_hole"]), "i2c.devices[0].inputs.attic_hole:"),
-    ("bad expander pin", "haunted_house",
+    ("bad expander pin", "haunted-house",
      _set(["i2c", "devices", 1, "inputs", "launch"], "C9"), "i2c.devices[1].inputs.launch:"),
-    ("no I2C buses", "haunted_house", _drop(["i2c", "buses"]), "i2c.buses:"),
-    ("chains over the total", "haunted_house", _set(["pixels", "count"], 100), "pixels.count:"),
+    ("no I2C buses", "haunted-house", _drop(["i2c", "buses"]), "i2c.buses:"),
+    ("chains over the total", "haunted-house", _set(["pixels", "count"], 100), "pixels.count:"),
     ("matrix larger than the chain", "companion", _set(["pixels", "width"], 9), "pixels.width:"),
     ("wrong build name", "companion", _set(["build"], "roller-ghoster"), "build:"),
-    ("deeply nested", "roller_ghoster", _set(["notch", "x"], _deep(40)), "the pin map nests"),
+    ("deeply nested", "roller-ghoster", _set(["notch", "x"], _deep(40)), "the pin map nests"),
 ]
 IDS = [c[0] for c in CASES]
 
@@ -134,7 +134,7 @@ def test_hauntbox_pins_on_a_very_deeply_nested_file_prints_no_traceback(tmp_path
     ('{"count": 1e400}', "pixels.count:"),
 ])
 def test_numbers_json_lets_through_are_refused(text, key):
-    m = json.loads((FIRMWARE / "boards" / "roller_ghoster.json").read_text())
+    m = json.loads((FIRMWARE / "boards" / "roller-ghoster.json").read_text())
     extra = json.loads(text)
     m["pixels"] = dict(m["pixels"], **extra)
     problems = pm.validate(m, "roller-ghoster")
@@ -169,8 +169,8 @@ def test_the_build_refuses_a_map_pins_rejects(tmp_path, board, change, key):
 def test_flash_exits_1_with_one_line_before_touching_a_board(tmp_path, monkeypatch, capsys):
     from hauntbox import flash as fl
 
-    src = _tree_with(tmp_path, "roller_ghoster",
-                     broken("roller_ghoster", _set(["pixels", "count"], 100000)))
+    src = _tree_with(tmp_path, "roller-ghoster",
+                     broken("roller-ghoster", _set(["pixels", "count"], 100000)))
 
     def boom(*a, **k):
         raise AssertionError("a board was touched")
@@ -182,7 +182,7 @@ def test_flash_exits_1_with_one_line_before_touching_a_board(tmp_path, monkeypat
         **dict(kw, src=src, out=tmp_path / "out")))
     assert fl.main(["--port", "/dev/null"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["error: boards/roller_ghoster.json: pixels.count: must be a whole number "
+    assert err == ["error: boards/roller-ghoster.json: pixels.count: must be a whole number "
                    "1..256, not 100000"]
 
 
@@ -238,9 +238,9 @@ def test_the_firmware_keeps_the_game_off_with_one_fault_naming_the_key(tmp_path,
 
 
 def test_a_file_json_cannot_read_is_a_fault_too(tmp_path):
-    a, seen = boot(tmp_path, "roller_ghoster", "[" * 100000 + "]" * 100000)
+    a, seen = boot(tmp_path, "roller-ghoster", "[" * 100000 + "]" * 100000)
     assert seen[-1][:2] == ("fault", "pinmap")
-    assert seen[-1][2].startswith("boards/roller_ghoster.json: not a readable JSON file")
+    assert seen[-1][2].startswith("boards/roller-ghoster.json: not a readable JSON file")
 
 
 def test_a_missing_map_is_a_fault(tmp_path):
@@ -263,10 +263,10 @@ def test_the_halted_board_answers_its_host_keeps_reporting_and_never_resets(tmp_
 
     from protocol import Protocol
 
-    m = broken("roller_ghoster", _drop(["pins", "beam3"]))
-    a, _ = boot(tmp_path, "roller_ghoster", m)
+    m = broken("roller-ghoster", _drop(["pins", "beam3"]))
+    a, _ = boot(tmp_path, "roller-ghoster", m)
     state = Path(a.store.root)
-    (state / "roller_ghoster.json").write_text('{"kept": true}')   # the saved game
+    (state / "roller-ghoster.json").write_text('{"kept": true}')   # the saved game
     proto = Protocol(a)
     loop = VirtualTimeLoop()
     proto.spawn = loop.create_task
@@ -312,7 +312,7 @@ def test_the_halted_board_answers_its_host_keeps_reporting_and_never_resets(tmp_
     # said again every 10 s of the 35 s (the one at boot came before this host)
     assert len(reports) >= 3 and all(r[0] == "pinmap" for r in reports)
     assert runtime.take_pending_reset() is None       # the watchdog was fed all along
-    assert (state / "roller_ghoster.json").read_text() == '{"kept": true}'
+    assert (state / "roller-ghoster.json").read_text() == '{"kept": true}'
     # another game whose map is fine can still be started from the host
     assert other["ok"] and a.game_name == "beetlejuice"
     assert getattr(a.controller, "off", None) is None
@@ -329,9 +329,9 @@ def test_micropython_finds_the_same_problems_as_cpython():
         pytest.skip("MicroPython VM not installed (make deps)")
     maps = []
     for path in sorted((FIRMWARE / "boards").glob("*.json")):
-        maps.append((path.stem.replace("_", "-"), json.loads(path.read_text())))
+        maps.append((path.stem, json.loads(path.read_text())))
     for _, board, change, _key in CASES:
-        maps.append((board.replace("_", "-"), broken(board, change)))
+        maps.append((board, broken(board, change)))
     code = ("import json, pinmap_check\n"
             "for build, m in json.loads(%r):\n"
             "    print(json.dumps(pinmap_check.check(m, build)))\n" % json.dumps(maps))
@@ -355,21 +355,21 @@ def test_the_board_skips_the_check_only_for_the_map_the_flash_checked(tmp_path, 
     res = hb.build(out=tmp_path / "out")
     root = str(res.out_dir) + "/"
     checked = json.loads((res.out_dir / hb.PINMAPS_CHECKED_PATH).read_text())
-    assert sorted(checked) == ["boards/companion.json", "boards/haunted_house.json",
-                               "boards/roller_ghoster.json"]
+    assert sorted(checked) == ["boards/companion.json", "boards/haunted-house.json",
+                               "boards/roller-ghoster.json"]
     calls = []
     real = pinmap_check.check
     monkeypatch.setattr(pinmap_check, "check", lambda pm, b: calls.append(b) or real(pm, b))
-    for name in ("roller_ghoster", "haunted_house", "companion"):
+    for name in ("roller-ghoster", "haunted-house", "companion"):
         assert board.load_pinmap(name, root)["pins"]
     assert calls == []
     # edited on the board: its content no longer matches, so it is checked
-    path = res.out_dir / "boards" / "roller_ghoster.json"
+    path = res.out_dir / "boards" / "roller-ghoster.json"
     m = json.loads(path.read_text())
     m["pixels"]["count"] = 100000
     path.write_text(json.dumps(m))
     with pytest.raises(board.PinmapError, match="^pixels.count: must be a whole number"):
-        board.load_pinmap("roller_ghoster", root)
+        board.load_pinmap("roller-ghoster", root)
     assert calls == ["roller-ghoster"]
     # no record of the flash's check at all: checked
     (res.out_dir / hb.PINMAPS_CHECKED_PATH).unlink()

@@ -26,7 +26,7 @@ def test_flash_and_console_say_so(capsys):
 
 
 def test_each_led_chain_shows_its_own_count():
-    table = pinmap.format_table(json.loads((pinmap.BOARDS_DIR / "haunted_house.json").read_text()))
+    table = pinmap.format_table(json.loads((pinmap.BOARDS_DIR / "haunted-house.json").read_text()))
     score = next(line for line in table.splitlines() if line.startswith("score_pixels"))
     spots = next(line for line in table.splitlines() if line.startswith("spot_pixels"))
     assert "100 pixels, bitstream, 3.05 ms per frame" in score

@@ -584,3 +584,38 @@ def test_pico_transport_reads_stdin_one_byte_at_a_time(monkeypatch):
     assert lines[-1] == {"ev": "turn", "data": [1], "seq": 1}
     assert set(Stdin.buffer.sizes) == {1}
     assert App.bus.sinks == []  # unsubscribed when the task ends
+
+
+def test_service_request_enters_runs_a_step_and_leaves(board):
+    # docs/protocol.md, `service`: the same steps as the board's buttons.
+    st = board.ask({"cmd": "service"})
+    assert st["ok"] and st["active"] is False and st["steps"][:2] == ["beam1", "beam2"]
+    for msg, err in (({"op": "dance"}, "op must be one of status, enter, run, leave"),
+                     ({"op": "run"}, "step goes with op run"),
+                     ({"op": "leave"}, "the service mode is off"),
+                     ({"op": "enter", "step": "beam1"}, "step goes with op run")):
+        before = board.snapshot()
+        r = board.ask(dict(msg, cmd="service"))
+        assert not r["ok"] and err in r["error"], (msg, r)
+        assert board.snapshot() == before, msg
+    game = board.app.controller.game.to_dict()
+    assert board.ask({"cmd": "service", "op": "enter"})["started"] == "service"
+    board.wait_for(lambda: board.app.service is not None)
+    assert board.ask({"cmd": "service", "op": "enter"})["error"] == "the service mode is already on"
+    r = board.ask({"cmd": "service", "op": "run", "step": "nope"})
+    assert not r["ok"] and r["error"].startswith("no step 'nope' on this build")
+    assert board.ask({"cmd": "service", "op": "run", "step": "beam3"})["step"] == "beam3"
+    board.wait_for(lambda: board.app.service.running == "beam3")
+    board.sim.tower._beam(2, True)
+    board.run_ms(50)
+    board.sim.tower._beam(2, False)
+    board.wait_for(lambda: board.app.service.running is None)
+    st = board.ask({"cmd": "service"})
+    assert st["active"] is True and st["results"] == {"beam3": "ok"}
+    assert board.ask({"cmd": "service", "op": "leave"})["left"] == "service"
+    board.wait_for(lambda: board.app.service is None)
+    evs = [e["data"] for e in board.drain() if e["ev"] == "service"]
+    assert evs[0][0] == "enter" and ["beam3", "ok"] in evs and evs[-1][0] == "leave"
+    assert board.app.controller.game.to_dict() == game      # the game waited, unchanged
+    board.wait_for(lambda: board.prompt() is not None)
+    assert board.ask({"cmd": "state"})["prompt"]["kind"] == "roll"

@@ -24,7 +24,7 @@ def cpython_transcript() -> list:
 
     sim_install.install()   # time.ticks_*: the file alone must not rely on an earlier test
 
-    ns: dict = {"LAYOUT": str(FIRMWARE_DIR / "data/roller_ghoster.json")}
+    ns: dict = {"LAYOUT": str(FIRMWARE_DIR / "data/roller-ghoster.json")}
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         exec(compile(RUN, str(SCRIPT), "exec"), ns)

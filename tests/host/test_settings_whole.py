@@ -124,7 +124,7 @@ def test_the_registry_limits_are_the_controllers_and_the_servo_defaults_the_pin_
         cls = [v for v in vars(m).values() if isinstance(v, type) and getattr(v, "save_name", None)]
         assert len(cls) == 1, name
         assert registry.PLAYERS[name] == (cls[0].min_players, cls[0].max_players), name
-    pm = json.loads((FIRMWARE_BOARDS / "roller_ghoster.json").read_text())["servo"]
+    pm = json.loads((FIRMWARE_BOARDS / "roller-ghoster.json").read_text())["servo"]
     for k, v in settings_schema.SERVO_DEFAULTS.items():
         assert pm[k] == v, k
     assert set(settings_schema.ORDER) == set(settings_schema.SCHEMA)

@@ -1,7 +1,7 @@
 """The Wokwi diagram of the Roller Ghoster tower matches its pin map.
 
 hardware/roller-ghoster/diagram.json must wire every pin of
-firmware/boards/roller_ghoster.json that has a GPIO to the Pico pin GP<n>, on a
+firmware/boards/roller-ghoster.json that has a GPIO to the Pico pin GP<n>, on a
 part whose id is the pin-map name, and must use no Pico GP pin the map does not
 list. Editing the pin map without the diagram (or the reverse) fails here.
 
@@ -21,7 +21,7 @@ import pytest
 from hauntbox_fw import pinmap as pm
 
 ROOT = Path(pm.__file__).resolve().parents[2]
-PINMAP = ROOT / "firmware" / "boards" / "roller_ghoster.json"
+PINMAP = ROOT / "firmware" / "boards" / "roller-ghoster.json"
 DIAGRAM = ROOT / "hardware" / "roller-ghoster" / "diagram.json"
 
 PICO = "pico"

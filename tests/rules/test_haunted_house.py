@@ -15,7 +15,7 @@ from scenarios.helpers_haunted_house import (
     deck_with_front, enter_results, launch_rest, new_game, play_round, turn)
 
 ROOT = Path(__file__).resolve().parents[2]
-CFG = json.loads((ROOT / "firmware" / "data" / "haunted_house.json").read_text())
+CFG = json.loads((ROOT / "firmware" / "data" / "haunted-house.json").read_text())
 
 
 def names(effects):

@@ -13,7 +13,7 @@ from rules.haunted_house import HauntedHouse
 from rules.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
-CFG = json.loads((ROOT / "firmware" / "data" / "haunted_house.json").read_text())
+CFG = json.loads((ROOT / "firmware" / "data" / "haunted-house.json").read_text())
 MULT = {r["id"]: r["multiplier"] for r in CFG["realms"]}
 NEXT = {"top": "middle", "middle": "bottom", "bottom": "top"}
 PROBES = [("launch",), ("end_turn",), ("score_round",), ("monster_hit", "bob"),

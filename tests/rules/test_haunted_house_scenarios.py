@@ -12,7 +12,7 @@ from scenarios.runner import ScenarioError
 from scenarios.verbs_haunted_house import random_game, run
 
 ROOT = Path(__file__).resolve().parents[2]
-CFG = json.loads((ROOT / "firmware" / "data" / "haunted_house.json").read_text())
+CFG = json.loads((ROOT / "firmware" / "data" / "haunted-house.json").read_text())
 SCRIPTS = sorted((ROOT / "tests" / "scenarios" / "haunted-house").glob("*.txt"))
 
 
@@ -55,7 +55,7 @@ def test_scenario_runner_catches_wrong_expectations(anchor, bad):
 VM_CODE = r"""
 import json
 from scenarios.verbs_haunted_house import run, random_game
-f = open('/fw/data/haunted_house.json')
+f = open('/fw/data/haunted-house.json')
 cfg = json.loads(f.read())
 f.close()
 for name in %(names)r:

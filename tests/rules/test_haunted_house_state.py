@@ -16,7 +16,7 @@ from rules.rng import Rng
 from scenarios.helpers_haunted_house import launch_rest, new_game, turn
 
 ROOT = Path(__file__).resolve().parents[2]
-CFG = json.loads((ROOT / "firmware" / "data" / "haunted_house.json").read_text())
+CFG = json.loads((ROOT / "firmware" / "data" / "haunted-house.json").read_text())
 
 
 def _step_random(g, rng):

@@ -12,7 +12,7 @@ from scenarios import verbs_roller_ghoster as roller_runner
 from scenarios.runner import ScenarioError
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYOUT = json.loads((ROOT / "firmware/data/roller_ghoster.json").read_text())
+LAYOUT = json.loads((ROOT / "firmware/data/roller-ghoster.json").read_text())
 SCRIPTS = sorted((ROOT / "tests/scenarios/roller-ghoster").glob("*.txt"))
 
 

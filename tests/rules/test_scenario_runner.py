@@ -24,13 +24,13 @@ def _superskill(name):
 # effect line of that legal action
 GAMES = {
     "roller-ghoster": (verbs_roller_ghoster.RollerVerbs,
-                       json.loads((DATA / "roller_ghoster.json").read_text()),
+                       json.loads((DATA / "roller-ghoster.json").read_text()),
                        "players red blue", "roll 1", "ghost red", "roll red 1"),
     "beetlejuice": (verbs_beetlejuice.BeetlejuiceVerbs,
                     json.loads((DATA / "beetlejuice.json").read_text()),
                     "players 2", "deal r01", "reroll 0 1", "dealt 0 r01"),
     "haunted-house": (verbs_haunted_house.HauntedHouseVerbs,
-                      json.loads((DATA / "haunted_house.json").read_text()),
+                      json.loads((DATA / "haunted-house.json").read_text()),
                       "players orange yellow", "launch", "score_round", "launched orange regular"),
     "superskill": (SuperSkillVerbs, _superskill, "table starfleet-academy", "roll 1 3",
                    "fill km with 1", "roll 1 3"),

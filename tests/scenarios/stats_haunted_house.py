@@ -51,7 +51,7 @@ def check(cfg, games, first_seed=1):
 def main(argv):
     games = int(argv[1]) if len(argv) > 1 else 2000
     first = int(argv[2]) if len(argv) > 2 else 1
-    f = open("firmware/data/haunted_house.json")
+    f = open("firmware/data/haunted-house.json")
     cfg = json.loads(f.read())
     f.close()
     s = check(cfg, games, first)

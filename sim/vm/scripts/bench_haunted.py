@@ -25,7 +25,7 @@ from mcp23017_model import Mcp23017Model
 
 # The table, built before the baseline (harness, not firmware): one chip model
 # per expander of the pin map, every sensor line as (chip, pin).
-with open("/fw/boards/haunted_house.json") as _f:
+with open("/fw/boards/haunted-house.json") as _f:
     _pm = json.load(_f)
 CHIPS = []
 LINES = {}          # line name -> (chip, pin index)

@@ -16,7 +16,7 @@ def load(game):
     if game == "haunted-house":
         from rules.haunted_house import HauntedHouse
         S["cls"] = HauntedHouse
-        S["cfg_path"] = "/fw/data/haunted_house.json"
+        S["cfg_path"] = "/fw/data/haunted-house.json"
     elif game == "beetlejuice":
         from rules.beetlejuice import BeetlejuiceGame, auto_chance
         S["cls"] = BeetlejuiceGame

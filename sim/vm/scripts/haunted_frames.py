@@ -12,8 +12,8 @@ from rules.haunted_house import HauntedHouse
 
 ROOT = globals().get("FW_ROOT", "/fw/")
 
-data = json.load(open(ROOT + 'data/haunted_house.json'))
-pm = json.load(open(ROOT + 'boards/haunted_house.json'))
+data = json.load(open(ROOT + 'data/haunted-house.json'))
+pm = json.load(open(ROOT + 'boards/haunted-house.json'))
 
 
 class Strip:

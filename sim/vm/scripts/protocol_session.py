@@ -130,6 +130,6 @@ def session(layout):
     return out
 
 
-LAYOUT = globals().get("LAYOUT", "/fw/data/roller_ghoster.json")
+LAYOUT = globals().get("LAYOUT", "/fw/data/roller-ghoster.json")
 layout = json.load(open(LAYOUT))
 print(json.dumps(session(layout)))

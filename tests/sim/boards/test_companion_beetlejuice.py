@@ -451,12 +451,14 @@ def test_how_to_play_rerolled_dice_are_no_longer_kept_beetlejuice_symbols_always
     raise AssertionError("no seed reached a second decision")
 
 
-def test_safe_boot_when_menu_is_held_at_power_up():
+def test_menu_at_power_up_is_the_service_mode_and_menu_with_roll_safe_boot():
     from hauntbox_sim.fakes import machine
     s = CompanionSim(game="superskill", players=2, seed=1)
     assert not s.app.safe_boot_requested()
     machine.pin(s.pinmap["pins"]["btn_menu"]["gpio"]).sim_drive(0)
-    assert s.app.safe_boot_requested()
+    assert s.app.boot_buttons() == "service" and not s.app.safe_boot_requested()
+    machine.pin(s.pinmap["pins"]["btn_roll"]["gpio"]).sim_drive(0)
+    assert s.app.boot_buttons() == "safe" and s.app.safe_boot_requested()
 
 
 def test_sim_command_line_plays_a_game_and_exits_0(capsys):

@@ -68,7 +68,7 @@ def crash_in_first_save(s):
     real = s.app.store.save
 
     def save(name, data, sealed=True):
-        if name == "roller_ghoster":
+        if name == "roller-ghoster":
             raise RuntimeError("flash full")
         return real(name, data, sealed)
     s.app.store.save = save

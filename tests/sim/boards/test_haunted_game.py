@@ -129,7 +129,7 @@ def test_resume_after_a_reset_mid_game(tmp_path):
         except asyncio.TimeoutError:
             pass
     sim_install.run(until_reset())
-    saved = json.loads((tmp_path / "haunted_house.json").read_text())
+    saved = json.loads((tmp_path / "haunted-house.json").read_text())
     turns_before = s1.controller.turns
     assert turns_before >= 5 and saved["game"]["phase"] in ("launch", "round_end")
     s2 = HauntedSim(players=2, seed=5, noise="none", state_dir=str(tmp_path))

@@ -90,7 +90,7 @@ def test_reset_mid_game_resumes_from_the_last_completed_turn(tmp_path):
     s.app.bus.subscribe(cut)
     with pytest.raises(runtime.BoardReset):
         s.run()
-    saved = json.loads((tmp_path / "roller_ghoster.json").read_text())
+    saved = json.loads((tmp_path / "roller-ghoster.json").read_text())
     # The state on flash is the one after the 15th completed turn.
     assert saved["game"]["phase"] == "roll"
     s2 = RollerSim(players=4, seed=99, state_dir=str(tmp_path))
@@ -106,14 +106,14 @@ def test_reset_mid_game_resumes_from_the_last_completed_turn(tmp_path):
                          "players": 2, "pos": ["1w1", "1w1"], "turn": 0, "phase": "roll", "face": None,
                          "winner": None}})])
 def test_corrupt_save_is_set_aside_and_a_fresh_game_starts(tmp_path, content):
-    (tmp_path / "roller_ghoster.json").write_text(content)
+    (tmp_path / "roller-ghoster.json").write_text(content)
     s = RollerSim(players=2, seed=1, state_dir=str(tmp_path))
     events = []
     s.app.bus.subscribe(events.append)
     resumed = s.app.start_game(2, 0, resume=True)
     assert not resumed
     assert any(e[0] == "fault" and e[1] == "state_bad" for e in events)
-    assert (tmp_path / "roller_ghoster.json.bad").read_text() == content
+    assert (tmp_path / "roller-ghoster.json.bad").read_text() == content
     assert s.app.controller.game.pos == ["start", "start"]
 
 
@@ -126,12 +126,14 @@ def test_host_choice_is_validated_against_the_prompt():
     assert d.offer(["move", "outer"]) is None
 
 
-def test_safe_boot_when_menu_is_held_at_power_up():
+def test_menu_at_power_up_is_the_service_mode_and_menu_with_roll_safe_boot():
     s = RollerSim(players=2, seed=1)
     assert not s.app.safe_boot_requested()
     from hauntbox_sim.fakes import machine
     machine.pin(s.pinmap["pins"]["btn_menu"]["gpio"]).sim_drive(0)
-    assert s.app.safe_boot_requested()
+    assert s.app.boot_buttons() == "service" and not s.app.safe_boot_requested()
+    machine.pin(s.pinmap["pins"]["btn_roll"]["gpio"]).sim_drive(0)
+    assert s.app.boot_buttons() == "safe" and s.app.safe_boot_requested()
 
 
 def test_dead_receiver_fails_the_emitter_test_and_players_are_asked_about_it():
@@ -176,7 +178,7 @@ def test_boot_offers_to_resume_the_saved_game(tmp_path, answer, resumed):
     s.app.bus.subscribe(cut)
     with pytest.raises(runtime.BoardReset):
         s.run()
-    saved = json.loads((tmp_path / "roller_ghoster.json").read_text())["game"]
+    saved = json.loads((tmp_path / "roller-ghoster.json").read_text())["game"]
     s2 = RollerSim(players=3, seed=4, state_dir=str(tmp_path))
     seen = []
     s2.people.choose = lambda kind, player, options, _orig=s2.people.choose: (
@@ -217,3 +219,23 @@ def test_after_a_game_roll_starts_another_and_the_host_can_too():
     games = [e for e in events if e[0] == "game"]
     assert [g[2] for g in games][:3] == [2, 2, 3]
     assert games[2][3] == 1
+
+
+def test_physical_die_the_players_enter_every_face_with_the_buttons():
+    # The physical die setting: each roll is the face the players entered
+    # (LEFT/RIGHT, ROLL), never one the firmware drew; the game plays out.
+    s, events, winner = play(players=3, seed=5, noise="all",
+                             settings={"roller-ghoster.die": "physical"})
+    rolls = [e[2] for e in kinds(events, "roll")]
+    assert rolls and rolls == s.people.faces
+    asked = [e for e in kinds(events, "prompt") if e[1] == "die" and e[4] == 0]
+    assert len(asked) == len(rolls)
+    assert not [e for e in kinds(events, "prompt") if e[1] == "roll"]
+    assert winner is not None and s.app.controller.game.winner == winner
+    assert not kinds(events, "fault")
+
+
+def test_electronic_die_stays_the_default():
+    s, events, winner = play(players=2, seed=5, noise="none")
+    assert kinds(events, "roll") and not [e for e in kinds(events, "prompt") if e[1] == "die"]
+    assert s.people.faces == []

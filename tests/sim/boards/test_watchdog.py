@@ -42,7 +42,7 @@ def test_crashed_task_starves_the_watchdog_and_the_game_resumes(tmp_path):
         s.run()
     assert exc.value.cause == "watchdog"
     assert ("fault", "unhealthy", "a task stopped: the watchdog will reset the board") in events
-    saved = json.loads((tmp_path / "roller_ghoster.json").read_text())
+    saved = json.loads((tmp_path / "roller-ghoster.json").read_text())
     turns_done = sum(1 for e in events if e[0] == "turn")
     assert turns_done > 0
     # After the reset the board boots again and resumes exactly where it was.

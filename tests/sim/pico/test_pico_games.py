@@ -59,7 +59,7 @@ def save_after_turns(n):
 
 def test_new_during_the_resume_prompt_is_carried_out_and_the_save_is_not_played():
     fs, _ = save_after_turns(2)
-    assert "/roller_ghoster.json" in fsimage.read_files(fs)
+    assert "/roller-ghoster.json" in fsimage.read_files(fs)
     with RollerPico(players=3, seed=4, noise="none", flash=fs) as s:
         s.bots_off()                      # nobody at the table answers the prompt
         s.connect()

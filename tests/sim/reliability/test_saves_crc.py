@@ -40,7 +40,7 @@ def test_every_games_save_is_sealed_and_resumes_exactly(game, tmp_path):
 
 def test_a_damaged_byte_is_refused_set_aside_and_reported(tmp_path):
     s, _ = boot("roller-ghoster", tmp_path)
-    path = tmp_path / "roller_ghoster.json"
+    path = tmp_path / "roller-ghoster.json"
     text = path.read_text()
     # The dice generator's state, one digit changed: before the checksum this
     # resumed silently with other dice.
@@ -49,7 +49,7 @@ def test_a_damaged_byte_is_refused_set_aside_and_reported(tmp_path):
     path.write_text(text[:i] + ("1" if digit != "1" else "2") + text[i + 1:])
     s2, resumed = boot("roller-ghoster", tmp_path)
     assert resumed is False
-    assert (tmp_path / "roller_ghoster.json.bad").exists()
+    assert (tmp_path / "roller-ghoster.json.bad").exists()
     faults = [e for e in s2.app.fault_new if e[0] == "state_bad"]
     assert faults and "checksum" in faults[0][1]
     # A fresh game was started and saved in its place.
@@ -65,7 +65,7 @@ def test_a_save_without_its_dice_generator_is_refused(tmp_path):
         data = {"game": c.game.to_dict()}
         if rng is not None:
             data["rng"] = rng
-        s.app.store.save("roller_ghoster", data)
+        s.app.store.save("roller-ghoster", data)
         s2, resumed = boot("roller-ghoster", tmp_path)
         assert resumed is False, rng
         assert any(e[0] == "state_bad" for e in s2.app.fault_new)
@@ -74,7 +74,7 @@ def test_a_save_without_its_dice_generator_is_refused(tmp_path):
 def test_an_unsealed_save_of_earlier_firmware_is_refused_with_a_reason(tmp_path):
     s, _ = boot("roller-ghoster", tmp_path)
     c = s.app.controller
-    (tmp_path / "roller_ghoster.json").write_text(json.dumps(
+    (tmp_path / "roller-ghoster.json").write_text(json.dumps(
         {"game": c.game.to_dict(), "rng": c.rng.to_dict()}))
     s2, resumed = boot("roller-ghoster", tmp_path)
     assert resumed is False
@@ -86,7 +86,7 @@ def test_winner_true_is_not_player_1_and_turn_must_be_a_number():
     from rules.errors import RuleError
     from rules.roller_ghoster import RollerGhoster
     cfg = json.loads((__import__("pathlib").Path(__file__).resolve().parents[3]
-                      / "firmware/data/roller_ghoster.json").read_text())
+                      / "firmware/data/roller-ghoster.json").read_text())
     g = RollerGhoster(cfg, 2, 0)
     d = g.to_dict()
     d["pos"] = ["start", "top"]

@@ -12,7 +12,7 @@ from scenarios import verbs_roller_ghoster as roller_runner
 from hauntbox_sim.vm.mpvm import run_micropython, vm_available
 
 ROOT = Path(__file__).resolve().parents[3]
-LAYOUT = json.loads((ROOT / "firmware/data/roller_ghoster.json").read_text())
+LAYOUT = json.loads((ROOT / "firmware/data/roller-ghoster.json").read_text())
 SCRIPTS = sorted((ROOT / "tests/scenarios/roller-ghoster").glob("*.txt"))
 SEEDS = list(range(1, 21))
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not vm_available(), reason="MicroPython VM not i
 VM_CODE = """
 import json, os
 from scenarios import verbs_roller_ghoster as roller_runner
-layout = json.load(open('/fw/data/roller_ghoster.json'))
+layout = json.load(open('/fw/data/roller-ghoster.json'))
 out = {'scripts': {}, 'playouts': {}}
 d = '/t/scenarios/roller-ghoster'
 for name in sorted(os.listdir(d)):
