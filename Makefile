@@ -9,12 +9,13 @@ DEV_STAMP := $(VENV)/.installed-dev
 NODE_STAMP := node_modules/.installed
 ARGS    ?=
 
-.PHONY: sim pico test deps chromium screenshots web venv lint typecheck check-beams bench bench-sim bench-vm reliability flash flash-dry-run clean help
+.PHONY: sweeps sim pico test deps chromium screenshots web venv lint typecheck check-beams bench bench-sim bench-vm reliability flash flash-dry-run clean help
 
 help:
 	@echo "make sim          play a whole game on the simulated board (ARGS='--players 3 --seed 7 --noise none')"
 	@echo "make pico         play a whole game on the emulated Pico: the official rp2 firmware in rp2040js (same ARGS as sim)"
 	@echo "make test         run every test (unit, simulation, MicroPython VM, emulated Pico, host tools, lint)"
+	@echo "make sweeps       both sensing margin sweeps: tables and docs/sweep-beams.png, docs/sweep-hits.png"
 	@echo "make check-beams  beam accuracy over 10,000 simulated rotations with noise"
 	@echo "make bench        the simulator and stats speed (build/bench-sim.json, ~30 s), then heap, allocation, latency, interrupts-off and image figures on the emulated Pico (build/bench.json)"
 	@echo "make bench-sim    only the simulator and stats speed, in CPU time (build/bench-sim.json; SIM_ARGS='--seeds 1,2')"
@@ -86,6 +87,12 @@ bench-vm: deps
 
 reliability: deps
 	$(BIN)/python -m hauntbox_sim.reliability.figures $(ARGS)
+
+# Both margin sweeps (tables and docs/sweep-*.png); the charts need the charts extra.
+sweeps: $(STAMP)
+	$(BIN)/python -m pip install -qq -e '.[charts]'
+	$(BIN)/hauntbox check beams --sweep $(ARGS)
+	$(BIN)/hauntbox check hits --sweep $(ARGS)
 
 check-beams: $(STAMP)
 	$(BIN)/python -m hauntbox_sim.checks.accuracy beams --rotations 10000 $(ARGS)

@@ -45,6 +45,9 @@ LIMITS = (
     ("beams", "min_pulse_us", 1, 1000000),
     ("beams", "gap_us", 1, 1000000),
     ("beams", "stuck_ms", 1, 600000),
+    ("beams", "long_us", 1, 600000000),
+    ("beams", "odd_us", 1, 1000000),
+    ("beams", "doubt_glitches", 1, 100000),
     ("notch", "debounce_ms", 0, 1000),
     ("servo", "notch_timeout_ms", 1, 60000),
     ("servo", "backoff_ms", 0, 10000),
@@ -52,6 +55,7 @@ LIMITS = (
     ("table", "window_max_ms", 1, 600000),
     ("table", "retry_ms", 1, 600000),
     ("table", "check_ms", 1, 600000),
+    ("table", "doubt_glitches", 1, 100000),
 )
 SERVO_MIN_NS = 500000      # any hobby servo: 0.5..2.5 ms (drivers/servo.py)
 SERVO_MAX_NS = 2500000

@@ -1,6 +1,6 @@
 # The host protocol: line-delimited JSON over the Pico's USB serial port (and,
 # in the simulator, over a pseudo-terminal). The same code runs on both; only
-# the byte transport differs (games/link.py, sim/pty_board.py).
+# the byte transport differs (games/link.py, sim/boards/pty.py).
 #
 #   request  {"cmd":"hello","id":7}                 one JSON object per line
 #   reply    {"ok":true,"id":7,...}  or  {"ok":false,"id":7,"error":"..."}

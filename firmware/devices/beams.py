@@ -18,13 +18,30 @@ class BeamBank:
         self.on_irq_error = None    # on_irq_error(staircase, errors): its IRQ handler raised
         self._errors_seen = [0] * len(beams)
         self.healthy_at = 0         # ticks_ms of the last loop pass (watchdog health)
+        # A beam that rejected this many glitches since reset_counts(), or saw
+        # an interruption longer than a ball makes, is doubtful (doubtful()).
+        self.doubt_glitches = 60
+        self._marks = [0] * (2 * len(beams))
 
     def counts(self):
         return tuple(b.balls for b in self.beams)
 
     def reset_counts(self):
-        for b in self.beams:
+        m = self._marks
+        for k in range(len(self.beams)):
+            b = self.beams[k]
             b.reset_count()
+            m[2 * k] = b.glitches
+            m[2 * k + 1] = b.odd
+
+    def doubtful(self):
+        # Staircases whose count this turn cannot be trusted: more glitches
+        # than the envelope allows, or an interruption no ball and no glitch
+        # makes (hardware/sensing-envelope.md). The game asks the players.
+        m = self._marks
+        return tuple(k + 1 for k in range(len(self.beams))
+                     if self.beams[k].glitches - m[2 * k] >= self.doubt_glitches
+                     or self.beams[k].odd != m[2 * k + 1])
 
     def stuck(self):
         return tuple(k + 1 for k in range(len(self.beams)) if self.beams[k].stuck)

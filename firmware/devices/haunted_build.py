@@ -91,6 +91,7 @@ def build_haunted(board, data, bus, settings):
     p.table = Table(p.expanders, p.flag, bus, tcfg.get("retry_ms", 1000),
                     tcfg.get("check_ms", 2000))
     p.table.start()
+    p.table.doubt_glitches = tcfg.get("doubt_glitches", 20)
     p.place_ms = tcfg.get("place_ms", 300)
     p.window_max_ms = tcfg.get("window_max_ms", 30000)
     p.has_launch_beam = "launch" in p.table.lines

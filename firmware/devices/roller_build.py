@@ -43,13 +43,15 @@ def build_roller(board, layout_cfg, settings):
     for k in range(1, p.layout.n_stairs + 1):
         name = "beam%d" % k
         rec = EdgeRecorder(board.input(name), 32, p.beam_flag)
-        beams.append(Beam(rec, board.active_level(name), bcfg.get("min_pulse_us", 3000),
-                          bcfg.get("gap_us", 4000), bcfg.get("stuck_ms", 2000)))
+        beams.append(Beam(rec, board.active_level(name), bcfg.get("min_pulse_us", 4000),
+                          bcfg.get("gap_us", 2000), bcfg.get("stuck_ms", 2000),
+                          bcfg.get("long_us", 250000), bcfg.get("odd_us", 0)))
     emitters = None
     if board.has("emitters"):
         from machine import Pin
         emitters = Pin(board.gpio("emitters"), Pin.OUT, value=1)
     p.beams = BeamBank(beams, p.beam_flag, emitters=emitters)
+    p.beams.doubt_glitches = bcfg.get("doubt_glitches", 60)
     ncfg = pm.get("notch", {})
     p.notch_flag = asyncio.ThreadSafeFlag()
     notch = DebouncedInput(EdgeRecorder(board.input("notch"), 16, p.notch_flag),

@@ -38,7 +38,8 @@ _AGE_US = const(120000000)
 
 class Line:
     __slots__ = ("name", "kind", "min_us", "gap_us", "act_us", "level", "state", "start", "acc",
-                 "gap_start", "counted", "last_edge", "count", "known", "glitches", "stirred")
+                 "gap_start", "counted", "last_edge", "count", "known", "glitches", "stirred",
+                 "odd", "g_mark", "o_mark")
 
     def __init__(self, name, kind, min_us, gap_us, act_us=3000):
         self.name = name
@@ -60,6 +61,13 @@ class Line:
         # being an event: a die left the circle, a die rolled across it
         # (active >= act_us but < min_us). The table counts it as activity.
         self.stirred = False
+        # Interruptions of a length no event and no glitch has (act_us or
+        # more, less than min_us; not the circle, where a die rolling across
+        # makes them): hardware/sensing-envelope.md. Table.doubtful() compares
+        # them, and the glitches, with the marks of Table.mark_noise().
+        self.odd = 0
+        self.g_mark = 0
+        self.o_mark = 0
 
     def init(self, level, t):
         # Level learnt from the chip: an active line at start-up (an empty spot,
@@ -113,6 +121,8 @@ class Line:
     def _end_gap(self):
         if self.counted or self.acc >= self.act_us:
             self.stirred = True
+            if not self.counted and self.kind != "circle":
+                self.odd += 1
         else:
             self.glitches += 1
         self.state = _REST
@@ -203,6 +213,7 @@ class Table:
         self.steps = 0
         self.downs = 0          # chip outages so far (a window compares before/after)
         self.dropped = 0        # events dropped from a full queue
+        self.doubt_glitches = 20    # glitches on one line in one turn that make it doubtful
 
     # ---- start-up and faults -------------------------------------------
 
@@ -261,6 +272,23 @@ class Table:
             if not x.chip.ok:
                 return True
         return False
+
+    def mark_noise(self):
+        # The start of a turn for doubtful().
+        for name in self.lines:
+            ln = self.lines[name]
+            ln.g_mark = ln.glitches
+            ln.o_mark = ln.odd
+
+    def doubtful(self):
+        # The first line that, since mark_noise(), saw an interruption of a
+        # length no event and no glitch has, or more glitches than the
+        # envelope allows in a turn (hardware/sensing-envelope.md); or None.
+        for name in self.lines:
+            ln = self.lines[name]
+            if ln.odd != ln.o_mark or ln.glitches - ln.g_mark >= self.doubt_glitches:
+                return name
+        return None
 
     def line_ok(self, name):
         ln = self.lines.get(name)

@@ -4,6 +4,11 @@
 # blocked for min_pulse in total (only blocked time counts, so two glitches
 # close together never add up to a ball through the gap between them), and a
 # beam blocked continuously for longer than stuck_ms is reported as stuck.
+# An interruption no ball and no glitch of the envelope makes
+# (hardware/sensing-envelope.md) is counted in `odd`: blocked for odd_us or
+# more but less than min_pulse (longer than glitches stack, shorter than any
+# ball), or lasting longer than long_us but over before stuck_ms (two balls
+# run together, a hand). The game then asks the players.
 # No allocation per edge; a ball is counted as soon as it has blocked the beam
 # for min_pulse, so the LED can react within a few milliseconds.
 
@@ -21,8 +26,8 @@ _GAP = const(2)
 
 
 class Beam:
-    def __init__(self, recorder, blocked_level=0, min_pulse_us=3000, gap_us=4000,
-                 stuck_ms=2000):
+    def __init__(self, recorder, blocked_level=0, min_pulse_us=4000, gap_us=2000,
+                 stuck_ms=2000, long_us=250000, odd_us=0):
         self.rec = recorder
         self.blocked_level = blocked_level
         self.min_pulse_us = min_pulse_us
@@ -31,6 +36,10 @@ class Beam:
         self.balls = 0          # balls counted since reset_count()
         self.total = 0          # balls counted since power-up
         self.glitches = 0       # pulses rejected as too short
+        self.long_us = long_us
+        self.odd_us = odd_us or min_pulse_us
+        self.odd = 0            # interruptions of a length no ball or glitch has
+        self._first = 0         # start of the current interruption
         self.stuck = False
         self._state = _IDLE
         self._start = 0         # start of the current blocked segment
@@ -43,6 +52,7 @@ class Beam:
             # Blocked at power-up: treat as the start of a (possibly stuck) pulse.
             self._state = _BLOCKED
             self._start = ticks_us()
+            self._first = self._start
 
     def reset_count(self):
         self.balls = 0
@@ -55,6 +65,7 @@ class Beam:
         if self.rec.level() == self.blocked_level:
             self._state = _BLOCKED
             self._start = ticks_us()
+            self._first = self._start
             self._acc = 0
             self._counted = True
 
@@ -73,6 +84,7 @@ class Beam:
             if blocked:
                 self._state = _BLOCKED
                 self._start = t
+                self._first = t
                 self._acc = 0
                 self._counted = False
         elif st == _BLOCKED:
@@ -92,12 +104,19 @@ class Beam:
                     self._finish_gap()
                     self._state = _BLOCKED
                     self._start = t
+                    self._first = t
                     self._acc = 0
                     self._counted = False
 
     def _finish_gap(self):
         if not self._counted:
             self.glitches += 1
+            if self._acc >= self.odd_us:
+                self.odd += 1
+        else:
+            span = ticks_diff(self._gap_start, self._first)
+            if self.long_us < span < self.stuck_us:
+                self.odd += 1
         self._state = _IDLE
 
     def poll(self, now=None):
@@ -139,6 +158,7 @@ class Beam:
                     self._count()           # blocked that long: more than a ball's pulse
                 self._acc = 0
                 self._start = ticks_add(now, -self.stuck_us)
+                self._first = self._start
         elif self._state == _GAP and ticks_diff(now, self._gap_start) > self.gap_us:
             self._gap_start = ticks_add(now, -self.gap_us)
 

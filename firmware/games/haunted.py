@@ -327,10 +327,15 @@ class HauntedController:
             self.scoreboard.hold_score = False
             self.render()
         add = self._window_closed(reason)
+        doubt = self.table.doubtful()
+        if doubt is not None:
+            # A pattern no real hit or glitch makes: say so, and let the
+            # referee add what the sensors may have missed.
+            self.bus.publish(("fault", "sensor_doubt", doubt))
         await self._owners(p)
-        if add or self._blind:
+        if add or self._blind or doubt is not None:
             # An expander was down during this turn (its sensors saw nothing),
-            # or the referee asked to add something.
+            # the sensors were doubtful, or the referee asked to add something.
             await self._manual(p)
         await self._place(p)
         self._turn_end()
@@ -388,6 +393,7 @@ class HauntedController:
 
     def _launched(self, p, first):
         self._apply(_LAUNCH)
+        self.table.mark_noise()
         self._downs = self.table.downs
         self._blind = self.table.any_faulted()
         how = "confirm" if first is None else ("beam" if first[1] == "launch" else "sensor")

@@ -9,8 +9,8 @@
 #   - on the Pico, serve_stdio(): sys.stdin through asyncio.StreamReader, the
 #     replies to sys.stdout (USB serial) through a PollingWriter (link_core's
 #     stdio_link, loaded with the rest of the link when a host first speaks);
-#   - in the simulator, sim/pty_board.py: a pseudo-terminal's master fd;
-#     sim/host_link.py: a model of the Pico's USB serial with a PollingWriter.
+#   - in the simulator, sim/boards/pty.py: a pseudo-terminal's master fd;
+#     sim/models/host_link.py: a model of the Pico's USB serial with a PollingWriter.
 # Ctrl-C stays a KeyboardInterrupt (kbd_intr is never touched), so mpremote
 # can always stop the game; it never reaches this code as a byte.
 
@@ -53,7 +53,7 @@ async def serve_stdio(app):
 
 async def serve(app, read, more, make_link):
     # The reading loop (the simulator's model of the USB serial runs it too,
-    # sim/host_link.py): read(1) waits for a byte without blocking the loop,
+    # sim/models/host_link.py): read(1) waits for a byte without blocking the loop,
     # more() returns one more byte that is already there (or None/b""). The
     # link is made by make_link(app) when the first byte comes. While replies
     # wait for the host (link.ready() is False), nothing more is read: the

@@ -3,7 +3,7 @@
 # writes the replies; pump() writes the queued bus events) and PollingWriter
 # (output that never waits for the host). board_link() wires them as the
 # board runs them, stdio_link() over the Pico's USB serial; the simulator
-# (sim/host_link.py, sim/pty_board.py) and `make bench` use the same pieces.
+# (sim/models/host_link.py, sim/boards/pty.py) and `make bench` use the same pieces.
 
 import asyncio
 from time import ticks_diff, ticks_us

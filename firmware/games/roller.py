@@ -261,6 +261,11 @@ class RollerController:
             self.watch_beams(counts)
         stairs = [k + 1 for k in range(len(counts)) if counts[k] > 0]
         unsure = list(tower.beams.stuck())
+        for k in tower.beams.doubtful():
+            # Too many glitches, or a pulse no single ball makes: say so and ask.
+            self.bus.publish(("fault", "beam_doubt", k))
+            if k not in unsure:
+                unsure.append(k)
         for k in self.suspect + self.dead:
             if k not in unsure:
                 unsure.append(k)

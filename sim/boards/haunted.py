@@ -4,8 +4,10 @@ The firmware runs unmodified: it configures the simulated MCP23017 chips over
 the fake I2C bus, takes their INT edges through its EdgeRecorders, and hears
 the people only through the panel buttons. The people (bots) launch dice when
 prompted, move monsters and clues as the rules ask, and act as the referee:
-they answer "whose die?" and the round-end faces/realms from the model's
-ground truth, by pressing LEFT/RIGHT/CONFIRM.
+they answer "whose die?" and the round-end faces/realms by pressing
+LEFT/RIGHT/CONFIRM, from what a person at the table sees (sim/players/referee_view.py:
+the colour of the die lying in the circle or in the hole's tray, each die's
+face and realm where it lies), never from the model's record of the launch.
 
 `CreditTracker` compares what the firmware credited (rule effects on the event
 bus) with what really happened (the model's record of each launch).
@@ -55,11 +57,15 @@ class IrqOff:
         write = np.write
 
         def timed_write() -> None:
+            # The window starts when the write starts: the fake's write
+            # (runtime.irq_off) has moved the clock to its end by the time it
+            # returns, so timing from after it marked a second window that
+            # never was.
+            start = runtime.clock().now_us
             write()
-            now = runtime.clock().now_us
             d = np.write_time_us()
             self.total_us += d
-            self.until = max(self.until, now + d)
+            self.until = max(self.until, start + d)
         np.write = timed_write
 
 
@@ -147,6 +153,7 @@ class HitReport:
     round_mismatches: int = 0
     glitches: int = 0
     games: int = 0
+    doubted: int = 0             # turns the firmware found doubtful (fault sensor_doubt) and asked about
 
     def add(self, o: "HitReport") -> None:
         for k in self.__dataclass_fields__:
@@ -244,6 +251,9 @@ class HauntedPeople:
         self.entries: dict[int, list[tuple]] = {}
         self.entry: tuple | None = None
         self.entry_mismatch = 0
+        from hauntbox_sim.players.referee_view import TableView
+        self.view = TableView(model)
+        self.asked_where: str | None = None     # the hole or circle the firmware asks about
         app.bus.subscribe(self.on_event)
 
     # --- events ---------------------------------------------------------------
@@ -261,9 +271,14 @@ class HauntedPeople:
             self.credited.add(("m", ev[2]))
         elif k == "clue_taken":
             self.credited.add(("c", ev[2]))
+        elif k in ("circle_owner", "hole_owner"):
+            self.asked_where = ev[1]
         elif k == "enter_dice":
-            self.entries[ev[1]] = self.model.entries_for(ev[1], self.model.round)
-            if len(self.entries[ev[1]]) != ev[2]:
+            self.entries[ev[1]] = self.view.entries(ev[1], self.model.round, ev[2])
+            # What the table shows against the model's record (the checks'
+            # view): they differ only if the firmware lost count of the dice.
+            truth = self.model.entries_for(ev[1], self.model.round)
+            if sorted(map(repr, self.entries[ev[1]])) != sorted(map(repr, truth)):
                 self.entry_mismatch += 1
         elif k == "collect_dice":
             self.model.round_over()
@@ -327,10 +342,10 @@ class HauntedPeople:
 
     def choose(self, kind: str, player: int, options: list[tuple]) -> int:
         rec = self.rec
-        if kind == "circle_owner" and rec is not None and self.circle_done < len(rec.circles):
-            return self._index(options, ("owner", rec.circles[self.circle_done]))
-        if kind == "hole_owner" and rec is not None and self.hole_done < len(rec.holes):
-            return self._index(options, ("owner", rec.holes[self.hole_done]))
+        if kind == "circle_owner":
+            return self._index(options, ("owner", self.view.circle_owner(player)))
+        if kind == "hole_owner":
+            return self._index(options, ("owner", self.view.hole_owner(self.asked_where, player)))
         if kind == "face":
             queue = self.entries.get(player) or []
             self.entry = queue.pop(0) if queue else ("lost",)

@@ -3,7 +3,7 @@
 A host (the console's `ball 2`, `hit bob`, `press roll`; a web page) asks the
 simulated or emulated board to make something happen on the table: a ball
 rolls down a staircase, a die knocks a standee, a player presses a button.
-The request is answered by the board's link layer (`sim/pty_board.py`,
+The request is answered by the board's link layer (`sim/boards/pty.py`,
 `sim/pico/pty.py`) before the firmware sees the line, by driving the physical
 models: the ball really crosses the beam model, so the firmware decodes it as
 any other. The firmware never learns the command; a real board refuses it as
@@ -89,7 +89,7 @@ class Injector:
         # As the model's own release does: the ground truth records it, and two
         # balls down one staircase keep the model's spacing.
         t = self.clock.now_us + BALL_ROLL_MS * 1000
-        t = max(t, tw._beam_busy_until[k - 1] + int(tw.cfg.min_spacing_ms * 1000))
+        t = max(t, tw._beam_busy_until[k - 1] + int(tw.cfg.min_gap_ms * 1000))
         width = _ms(tw.cfg.pulse_ms)
         tw._beam_busy_until[k - 1] = t + width
         tw.released.append((k, t))

@@ -21,7 +21,7 @@ def noise_config(noise: str) -> TowerConfig:
     if noise in ("bounce", "all"):
         cfg.bounce = True
     if noise in ("glitch", "all"):
-        cfg.glitches_per_s = 2.0
+        cfg.glitches_per_s = 10.0          # the envelope's most (hardware/sensing-envelope.md)
         cfg.chatter = True
     return cfg
 

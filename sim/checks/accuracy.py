@@ -1,12 +1,17 @@
 """Accuracy checks of the firmware's sensing against the simulator's ground truth.
 
-`hauntbox check beams --rotations 10000` (or `make check-beams`) turns the simulated tower with
-the firmware's own Tower/BeamBank code, noise on, and compares the balls it
-detected on each staircase with the balls the physical model released.
+`hauntbox check beams --rotations 10000` (or `make check-beams`) plays turns of
+the simulated tower through the game's own turn, noise at the physical
+envelope (hardware/sensing-envelope.md) and the load on (LED frames, a host
+streaming events, saves), and matches every ball the model released with one
+count of its staircase by time: missed, phantom and counted in the wrong turn
+apart. `--pico` runs it on the emulated Pico, `--sweep` sweeps each noise
+parameter across and beyond the envelope (table, docs/sweep-beams.png).
 
-`hauntbox check hits --launches 10000` plays simulated Haunted House
-games with sensor noise on and compares the monster hits and clues the firmware
-credited (and to whom) with the table model's ground truth.
+`hauntbox check hits --launches 10000` plays simulated Haunted House games the
+same way and matches every monster hit and clue with one credit by time:
+missed, phantom and credited to the wrong player apart (`--sweep`:
+docs/sweep-hits.png).
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass
@@ -28,15 +34,32 @@ class BeamReport:
     jams: int
     sim_seconds: float
     wall_seconds: float
+    wrong_turn: int = 0          # matched, but counted in another rotation
+    doubted: int = 0             # staircase-turns the firmware found doubtful and asked about
+    stairs_wrong: int = 0        # turns whose staircases (after asking) differ from the truth
+    max_latency_ms: float = 0.0
+    load: str = "no load"
+    between: int = 0             # "ball" events between turns: no turn counts them
+
+    @property
+    def ok(self) -> bool:
+        return (self.missed == 0 and self.phantom == 0 and self.wrong_turn == 0
+                and self.jams == 0 and self.stairs_wrong == 0)
 
     def lines(self) -> list[str]:
         out = [
             f"rotations: {self.rotations}  (jams: {self.jams})",
+            self.load,
             f"balls released by the model: {self.released}",
             f"balls detected by the firmware: {self.detected}",
             f"missed: {self.missed}",
             f"phantom: {self.phantom}",
+            f"counted in the wrong turn: {self.wrong_turn}",
+            f"staircases the firmware doubted and asked the players about: {self.doubted}",
+            f"turns whose staircases (after the answers) differ from the truth: {self.stairs_wrong}",
+            f"ball events between turns (no turn counts them; a glitch stretched by a save): {self.between}",
             f"glitches rejected by the filter: {self.glitches_rejected}",
+            f"longest time from a ball's leading edge to its count: {self.max_latency_ms:.1f} ms",
         ]
         for k, (r, d) in enumerate(self.per_staircase, 1):
             out.append(f"  staircase {k}: released {r}, detected {d}")
@@ -45,80 +68,176 @@ class BeamReport:
 
 
 def beam_accuracy(rotations: int = 10000, seed: int = 1, noise: str = "all",
-                  progress: bool = False, host: bool = False) -> BeamReport:
+                  progress: bool = False, host: bool = False, load: Any = None,
+                  tower_cfg: Any = None) -> BeamReport:
+    """Play `rotations` turns of the tower through the game's own turn
+    (emitter test, rotation, settle window, questions about doubtful
+    staircases answered by the simulated players) and match every ball the
+    model released with one `ball` event on its staircase by time
+    (sim/checks/match.py). load: a hauntbox_sim.checks.load.Load (None: none; host
+    adds only the host, as before)."""
     import asyncio
 
     from hauntbox_sim.fakes import install as sim_install
+    from hauntbox_sim.core import runtime
+    from hauntbox_sim.checks.load import Load, attach_flash, frames
+    from hauntbox_sim.checks.match import Found, Truth, match
     from hauntbox_sim.models.host_link import SimUsbSerial, busy_host
     from hauntbox_sim.boards.roller import RollerSim
 
-    s = RollerSim(players=2, seed=seed, noise=noise)
-    tower = s.app.controller.tower
+    if load is None and host:
+        load = Load(frame_ms=0, host=True, flash_ms=0)
+    s = RollerSim(players=2, seed=seed, noise=noise, tower_cfg=tower_cfg)
+    ctl = s.app.controller
+    tower = ctl.tower
     model = s.tower
     n = model.cfg.staircases
-    missed = phantom = detected = released = 0
-    per = [[0, 0] for _ in range(n)]
+    gap_us = tower.beams.beams[0].gap_us
+    found: list[Found] = []
+    rot = {"i": -1}
+    doubts = [0]
+    clk = runtime.clock()
+
+    def on_event(ev: tuple) -> None:
+        if ev[0] == "ball":
+            owner = rot["i"] if ctl.sensing else None
+            for _ in range(ev[2]):
+                found.append(Found(ev[1], clk.now_us, owner))
+        elif ev[0] == "fault" and ev[1] == "beam_doubt":
+            doubts[0] += 1
+    s.app.bus.subscribe(on_event)
+    truth: list[Truth] = []
+    stairs_wrong = 0
+    flash_on = attach_flash(load.flash_ms) if load is not None else False
     t0 = time.monotonic()
 
     async def run() -> None:
-        nonlocal missed, phantom, detected, released
+        nonlocal stairs_wrong
         await s.app._start_tasks()
-        poll = asyncio.create_task(busy_host(s.app, SimUsbSerial(), 100)) if host else None
+        extra = []
+        if load is not None and load.host:
+            extra.append(asyncio.create_task(busy_host(s.app, SimUsbSerial(), 100)))
+        if load is not None and load.frame_ms:
+            extra.append(asyncio.create_task(
+                frames(ctl.display.strip.np, load.frame_ms, load.extra_irq_off_us)))
+        ctl.new_game(2)
         for i in range(rotations):
             model.refill()
+            rot["i"] = i
             start = s.clock.now_us
-            status, counts = await tower.rotate()
-            truth = model.balls_per_staircase(start, s.clock.now_us)
-            for k in range(n):
-                per[k][0] += truth[k]
-                per[k][1] += counts[k]
-                released += truth[k]
-                detected += counts[k]
-                if counts[k] < truth[k]:
-                    missed += truth[k] - counts[k]
-                else:
-                    phantom += counts[k] - truth[k]
+            first = len(model.released)
+            stairs = await ctl.turn_tower()
+            for j in range(first, len(model.released)):
+                k, t = model.released[j]
+                # A count may come as late as the end of the interruption plus
+                # the gap that closes it, and a little for a busy loop.
+                w = model.widths[j] + gap_us + 50_000
+                truth.append(Truth(k, t, i, w))
+            seen = sorted({k for k, t in model.released[first:] if t >= start})
+            stairs_wrong += tuple(seen) != tuple(stairs)
+            ctl.save()                      # the game saves after each turn
+            await asyncio.sleep(0.2)        # the players' next move: the tasks run
             if progress and (i + 1) % 1000 == 0:
                 print(f"  {i + 1}/{rotations} rotations", file=sys.stderr)
-        if poll is not None:
-            poll.cancel()
+        for t in extra:
+            t.cancel()
         await s.app.stop_tasks()
 
-    sim_install.run(run())
+    try:
+        sim_install.run(run())
+    finally:
+        if flash_on:
+            from hauntbox_sim.models import flash
+            flash.detach()
+    # A count outside every turn is in no turn's result (the next rotation
+    # starts from zero): reported apart, not matched.
+    between = [f for f in found if f.owner is None]
+    found = [f for f in found if f.owner is not None]
+    m = match(truth, found)
+    per = [[0, 0] for _ in range(n)]
+    for tr in truth:
+        per[tr.key - 1][0] += 1
+    for f in found:
+        per[f.key - 1][1] += 1
     glitches = sum(b.glitches for b in tower.beams.beams)
-    return BeamReport(rotations, released, detected, missed, phantom,
+    return BeamReport(rotations, m.true, m.found, m.missed, m.phantom,
                       [tuple(x) for x in per], glitches, tower.jams,  # type: ignore[misc]
-                      s.clock.now_us / 1e6, time.monotonic() - t0)
+                      s.clock.now_us / 1e6, time.monotonic() - t0, wrong_turn=m.wrong_owner,
+                      doubted=doubts[0], stairs_wrong=stairs_wrong,
+                      max_latency_ms=m.max_latency_ms, between=len(between),
+                      load=load.describe() if load is not None else "load: none")
 
 
 def hit_accuracy(launches: int = 10000, seed: int = 1, noise: str = "all", players: int = 4,
-                 progress: bool = False, host: bool = False, flash_ms: int = 0):
+                 progress: bool = False, host: bool = False, flash_ms: int = 0,
+                 load: Any = None, table_cfg: Any = None):
     """Play whole simulated Haunted House games (noise on) until `launches` dice
-    have been launched; compare the monster hits and clues the firmware credited
-    with the table model's ground truth, launch by launch. host: with a host
-    console on the serial link (sim/models/host_link.py), whose replies keep the
-    firmware busy for a few ms at a time. flash_ms: every save blocks the
-    firmware that long (each file commit and rename, sim/models/flash.py)."""
+    have been launched; match every monster hit and clue the table model
+    recorded with one credit of the same piece by time (sim/checks/match.py):
+    missed, phantom and credited to the wrong player are counted apart. The
+    circle, hole and round-score comparisons are per launch (compare()).
+    load: a hauntbox_sim.checks.load.Load (frames, a host, saves); host and flash_ms
+    alone are the older switches."""
+    from hauntbox_sim.fakes import install as sim_install
+    from hauntbox_sim.core import runtime
+    from hauntbox_sim.checks.load import frames
+    from hauntbox_sim.checks.match import Found, Truth, match
     from hauntbox_sim.boards.haunted import HauntedSim, HitReport
-    from hauntbox_sim.models.host_link import SimUsbSerial
+    from hauntbox_sim.models.host_link import SimUsbSerial, host_tasks
 
+    if load is not None:
+        host = load.host
+        flash_ms = load.flash_ms
     total = HitReport()
     t0 = time.monotonic()
     sim_s = 0.0
     k = 0
     while total.launches < launches:
-        s = HauntedSim(players=players, seed=seed + k, noise=noise,
+        cfg = None
+        if table_cfg is not None:
+            import copy
+            cfg = copy.deepcopy(table_cfg)
+        s = HauntedSim(players=players, seed=seed + k, noise=noise, table_cfg=cfg,
                        host_link=SimUsbSerial() if host else None)
+        found: list[Found] = []
+        clk = runtime.clock()
+        doubts = [0]
+
+        def on_event(ev: tuple, found: list = found, clk: Any = clk, doubts: list = doubts) -> None:
+            if ev[0] == "monster_hit":
+                found.append(Found(("m", ev[2]), clk.now_us, ev[1]))
+            elif ev[0] == "clue_taken":
+                found.append(Found(("c", ev[2]), clk.now_us, ev[1]))
+            elif ev[0] == "fault" and ev[1] == "sensor_doubt":
+                doubts[0] += 1
+        s.app.bus.subscribe(on_event)
         if flash_ms:
             from hauntbox_sim.models import flash
             us = flash_ms * 1000
             flash.attach(flash.FlashModel(stall_us={"close": us, "rename": us}))
         try:
-            s.run()
+            extra = host_tasks(s.app, s.host_link, s.host_period_ms) or []
+            if load is not None and load.frame_ms:
+                # The spot chain (15 LEDs): the score chain is held while a die
+                # may move (Scoreboard.hold_score), so only this one animates.
+                extra.append(frames(s.controller.build.spot_strip.np, load.frame_ms,
+                                    load.extra_irq_off_us))
+            sim_install.run(s.app.main_async(s.players, 0, True, extra_tasks=extra or None))
         finally:
             if flash_ms:
                 flash.detach()
-        total.add(s.report())
+        rep = s.report()
+        # A hit must be credited in its own turn: before the next launch (the
+        # referee's entries after a doubtful turn included).
+        la = s.table.launches
+        truth = [Truth(key, t, rec.player,
+                       (la[i + 1].t_us if i + 1 < len(la) else s.clock.now_us + 1) - t)
+                 for i, rec in enumerate(la) for key, t in rec.hit_times]
+        m = match(truth, found)
+        rep.missed, rep.phantom, rep.wrong_player = m.missed, m.phantom, m.wrong_owner
+        rep.credited = m.found
+        rep.doubted = doubts[0]
+        total.add(rep)
         sim_s += s.sim_seconds()
         k += 1
         if progress and k % 20 == 0:
@@ -139,6 +258,7 @@ def hit_lines(rep, sim_s: float, wall: float) -> list[str]:
         f"dice through holes: true {rep.hole_true}, credited {rep.hole_credited}"
         f" (wrong owner {rep.hole_wrong})",
         f"round scores checked against the truth: {rep.rounds_checked} (mismatches {rep.round_mismatches})",
+        f"turns the firmware found doubtful and asked the referee about: {rep.doubted}",
         f"glitches injected: {rep.glitches}",
         f"{sim_s:.0f} s simulated in {wall:.1f} s",
     ]
@@ -149,50 +269,92 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="what", required=True)
     b = sub.add_parser("beams", help="beam accuracy over many simulated rotations")
-    b.add_argument("--rotations", type=int, default=10000)
+    b.add_argument("--rotations", type=int, default=None,
+                   help="rotations (10000; 30 with --pico; 200 per value with --sweep)")
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
     b.add_argument("--host", action="store_true",
-                   help="a host on the serial link: events on, state every 100 ms")
+                   help="with --no-load: only a host on the serial link")
+    b.add_argument("--no-load", action="store_true",
+                   help="no frames, host or saves (the load is on by default)")
+    b.add_argument("--sweep", action="store_true",
+                   help="vary each noise parameter across and beyond the envelope; table + docs/sweep-beams.png")
+    b.add_argument("--pico", action="store_true", help="on the emulated Pico (sim/pico)")
     h = sub.add_parser("hits", help="Haunted House: hits credited vs. the table model's truth")
-    h.add_argument("--launches", type=int, default=10000)
+    h.add_argument("--launches", type=int, default=None,
+                   help="launches (10000; 150 per value with --sweep)")
     h.add_argument("--seed", type=int, default=1)
     h.add_argument("--noise", choices=("none", "bounce", "glitch", "all"), default="all")
     h.add_argument("--players", type=int, default=4, choices=(1, 2, 3, 4))
     h.add_argument("--host", action="store_true",
-                   help="a host on the serial link: events on, state every 100 ms")
-    h.add_argument("--flash-ms", type=int, default=0,
-                   help="each file commit and rename of a save blocks the firmware this long")
+                   help="with --no-load: only a host on the serial link")
+    h.add_argument("--flash-ms", type=int, default=None,
+                   help="each file commit and rename of a save blocks the firmware this long (25)")
+    h.add_argument("--no-load", action="store_true", help="no host or slow saves")
+    h.add_argument("--sweep", action="store_true",
+                   help="vary each noise parameter across and beyond the envelope; table + docs/sweep-hits.png")
+    for q in (b, h):
+        q.add_argument("--param", action="append", default=None,
+                       help="with --sweep: only the parameters whose name contains this")
     args = p.parse_args(argv)
+    from hauntbox_sim.checks.load import Load
     if args.what == "hits":
-        if args.launches < 1:
+        n = args.launches if args.launches is not None else (150 if args.sweep else 10000)
+        if n < 1:
             print("hauntbox check: --launches must be at least 1", file=sys.stderr)
             return 2
-        if args.flash_ms < 0:
+        if args.flash_ms is not None and args.flash_ms < 0:
             print("hauntbox check: --flash-ms must be 0 or more", file=sys.stderr)
             return 2
-        print(f"Hit crediting: {args.launches} launches, noise={args.noise}, seed={args.seed}, "
-              f"{args.players} players" + (", host polling the serial link" if args.host else "")
-              + (f", saves blocking {args.flash_ms} ms per commit and rename" if args.flash_ms else ""))
-        hrep, sim_s, wall = hit_accuracy(args.launches, args.seed, args.noise, args.players,
-                                         progress=True, host=args.host, flash_ms=args.flash_ms)
+        if args.sweep:
+            from hauntbox_sim.checks import sweep as checks_sweep
+            return checks_sweep.run("hits", n, args.seed, params=args.param)
+        if args.no_load:
+            load = Load(frame_ms=0, host=args.host, flash_ms=args.flash_ms or 0)
+        else:
+            load = Load(host=True, flash_ms=25 if args.flash_ms is None else args.flash_ms)
+        print(f"Hit crediting: {n} launches, noise={args.noise}, seed={args.seed}, "
+              f"{args.players} players, " + load.describe())
+        hrep, sim_s, wall = hit_accuracy(n, args.seed, args.noise, args.players,
+                                         progress=True, load=load)
         for line in hit_lines(hrep, sim_s, wall):
             print(line)
         print("RESULT: " + ("PASS" if hrep.ok else "FAIL") + f" ({hrep.missed} missed, "
               f"{hrep.phantom} phantom, {hrep.wrong_player} wrong player)")
         return 0 if hrep.ok else 1
     if args.what == "beams":
-        if args.rotations < 1:
+        n = args.rotations
+        if n is None:
+            n = 30 if args.pico else (200 if args.sweep else 10000)
+        if n < 1:
             print("hauntbox check: --rotations must be at least 1", file=sys.stderr)
             return 2
-        print(f"Beam accuracy: {args.rotations} rotations, noise={args.noise}, seed={args.seed}"
-              + (", host polling the serial link" if args.host else ""))
-        rep = beam_accuracy(args.rotations, args.seed, args.noise, progress=True, host=args.host)
+        if args.sweep and args.pico:
+            print("hauntbox check: --sweep runs on the simulator, not with --pico", file=sys.stderr)
+            return 2
+        if args.sweep:
+            from hauntbox_sim.checks import sweep as checks_sweep
+            return checks_sweep.run("beams", n, args.seed, params=args.param)
+        if args.pico:
+            from hauntbox_sim.checks.pico import pico_beams
+            print(f"Beam accuracy on the emulated Pico: {n} rotations, noise={args.noise}, "
+                  f"seed={args.seed}, the chip's own load (frames, saves, the host's event stream)")
+            prep = pico_beams(n, args.seed, args.noise)
+            for line in prep.lines():
+                print(line)
+            print("RESULT: " + ("PASS" if prep.ok else "FAIL") + f" ({prep.missed} missed, "
+                  f"{prep.phantom} phantom, {prep.wrong_turn} wrong turn)")
+            return 0 if prep.ok else 1
+        load = None if args.no_load and not args.host else (
+            Load(frame_ms=0, host=True, flash_ms=0) if args.no_load else Load())
+        print(f"Beam accuracy: {n} rotations, noise={args.noise}, seed={args.seed}, "
+              + (load.describe() if load is not None else "load: none"))
+        rep = beam_accuracy(n, args.seed, args.noise, progress=True, load=load)
         for line in rep.lines():
             print(line)
-        ok = rep.missed == 0 and rep.phantom == 0 and rep.jams == 0
-        print("RESULT: " + ("PASS" if ok else "FAIL") + f" ({rep.missed} missed, {rep.phantom} phantom)")
-        return 0 if ok else 1
+        print("RESULT: " + ("PASS" if rep.ok else "FAIL") + f" ({rep.missed} missed, {rep.phantom} phantom, "
+              f"{rep.wrong_turn} wrong turn)")
+        return 0 if rep.ok else 1
     return 2
 
 

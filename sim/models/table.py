@@ -66,7 +66,10 @@ class TableConfig:
     p_displace_monster: float = 0.5
     p_displace_clue: float = 0.8
     # signal shapes
-    impact_ms: tuple[float, float] = (6.0, 40.0)
+    # A knock rocks the piece: its contact stays open while the magnet (or
+    # the reflecting base) is past the release point, 25-150 ms
+    # (hardware/sensing-envelope.md); a displaced piece keeps it open.
+    impact_ms: tuple[float, float] = (25.0, 150.0)
     hole_ms: tuple[float, float] = (8.0, 25.0)
     launch_ms: tuple[float, float] = (6.0, 15.0)
     pass_circle_ms: tuple[float, float] = (20.0, 100.0)
@@ -76,7 +79,7 @@ class TableConfig:
     bounce: bool = False             # mechanical contacts bounce on every transition
     chatter: bool = False            # beam edges chatter
     glitches_per_s: float = 0.0      # short false pulses, per line
-    glitch_us: tuple[int, int] = (50, 800)
+    glitch_us: tuple[int, int] = (50, 1000)
     # other interrupt handlers sometimes make the INT edge (and so the chip
     # read) come late, after short pulses are already over. (The firmware's
     # own NeoPixel writes, which run with interrupts off, are always modelled.)
@@ -112,6 +115,8 @@ class Die:
     realm: str | None = None
     round: int = 1
     reported: bool = False         # a hole loss the firmware has credited
+    hole: str | None = None        # the hole it fell through (its tray, where people see it)
+    fell_us: int = 0               # when it dropped into that tray
 
     @property
     def on_machine(self) -> bool:
@@ -129,6 +134,9 @@ class Launch:
     holes: list[int] = field(default_factory=list)
     hole_dice: list[Die] = field(default_factory=list)
     settled_us: int = 0
+    # (("m", monster) or ("c", clue spot), time the piece was hit (us)): for
+    # the checks that match each true hit with one credit by time.
+    hit_times: list[tuple[tuple[str, str], int]] = field(default_factory=list)
 
 
 class Signal:
@@ -351,6 +359,7 @@ class TableModel:
         hit_now.add(m)
         self.monster_hit.add(m)
         rec.monsters.append(m)
+        rec.hit_times.append((("m", m), t))
         self.stats["impacts"] += 1
         displaced = self.rng.random() < self.cfg.p_displace_monster
         if displaced:
@@ -366,6 +375,7 @@ class TableModel:
         taken_now.add(s)
         self.clue_hit.add(s)
         rec.clues.append(s)
+        rec.hit_times.append((("c", s), t))
         displaced = self.rng.random() < self.cfg.p_displace_clue
         self._pulse(s, t, self._ms(self.cfg.impact_ms), then_active=displaced)
         return True
@@ -375,7 +385,9 @@ class TableModel:
         die.realm = None
         rec.holes.append(die.owner)
         rec.hole_dice.append(die)
-        self._pulse(self.rng.choice(self.holes), t, self._ms(self.cfg.hole_ms))
+        die.hole = self.rng.choice(self.holes)
+        die.fell_us = t
+        self._pulse(die.hole, t, self._ms(self.cfg.hole_ms))
 
     def _into_circle(self, rec: Launch, die: Die, t: int) -> None:
         die.where = "circle"

@@ -35,8 +35,15 @@ class TowerConfig:
     balls: int = 3
     release_p: float = 0.35                # chance that each ball in the tower leaves at a notch
     roll_ms: tuple[float, float] = (350.0, 900.0)   # time from release to the beam
-    pulse_ms: tuple[float, float] = (15.0, 40.0)    # beam blocked by one ball
-    min_spacing_ms: float = 60.0           # two balls down one staircase are at least this far apart
+    # The physical envelope (hardware/sensing-envelope.md): the receiver's
+    # output stays low 7-135 ms for one ball (fastest small ball off-centre,
+    # receiver lag included, to the slowest large one).
+    pulse_ms: tuple[float, float] = (7.0, 135.0)    # beam blocked by one ball
+    # Two balls down one staircase leave at least min_gap_ms of clear beam;
+    # follow_p of the balls that share a staircase come right behind the one
+    # before (min_gap_ms .. 1.5 x min_gap_ms), the others whenever they roll in.
+    min_gap_ms: float = 40.0
+    follow_p: float = 0.5
     refill_ms: float = 2500.0              # players put the balls back this long after release
     # ratchet drive: a positional servo whose push (pulse at or above push_ns)
     # advances the tower exactly one notch in push_ms through a pawl
@@ -46,8 +53,9 @@ class TowerConfig:
     # noise
     bounce: bool = False                   # notch switch bounces on every transition
     glitches_per_s: float = 0.0            # short false pulses on each beam
-    glitch_us: tuple[int, int] = (50, 800)
+    glitch_us: tuple[int, int] = (50, 500)
     chatter: bool = False                  # ball pulses chatter at their edges
+    chatter_us: tuple[int, int] = (50, 500)   # each return to "clear" while an edge chatters
 
 
 @dataclass
@@ -78,6 +86,7 @@ class TowerModel:
         self.notch_index = 0
         self.balls_in = self.cfg.balls
         self.released: list[tuple[int, int]] = []     # ground truth (staircase, beam time us)
+        self.widths: list[int] = []        # how long each of `released` blocks its beam (us)
         self.rotations = 0
         self._beam_busy_until = [0] * self.cfg.staircases
         self._beam_blocked = [0] * self.cfg.staircases
@@ -237,10 +246,15 @@ class TowerModel:
         for _ in range(n):
             k = self.rng.randrange(self.cfg.staircases)
             t = self.clock.now_us + int(self.rng.uniform(*self.cfg.roll_ms) * 1000)
-            t = max(t, self._beam_busy_until[k] + int(self.cfg.min_spacing_ms * 1000))
+            gap = int(self.cfg.min_gap_ms * 1000)
+            busy = self._beam_busy_until[k]
+            if busy > self.clock.now_us and self.rng.random() < self.cfg.follow_p:
+                t = busy + self.rng.randint(gap, gap * 3 // 2)   # right behind the last one
+            t = max(t, busy + gap)
             width = int(self.rng.uniform(*self.cfg.pulse_ms) * 1000)
             self._beam_busy_until[k] = t + width
             self.released.append((k + 1, t))
+            self.widths.append(width)
             self._ball_pulse(k, t, width)
         if not self.faults.keep_missing_balls:
             self.clock.after_ms(self.cfg.refill_ms, self.refill)
@@ -266,11 +280,17 @@ class TowerModel:
         if self.cfg.chatter:
             # A few sub-millisecond flickers just after the leading edge and
             # just before the trailing edge.
-            for base in (t + 300, t + width - 1500):
+            # The shadow's edge crosses the receiver's threshold band in a
+            # time proportional to the pulse (both go as 1/speed): the
+            # flickers are spread and sized as for a 20 ms pulse, scaled down
+            # for shorter ones (hardware/sensing-envelope.md).
+            f = min(1.0, width / 20000)
+            lo, hi = self.cfg.chatter_us
+            for base in (t + int(300 * f), t + width - int(1500 * f)):
                 for i in range(self.rng.randint(1, 3)):
-                    s = base + i * 400
+                    s = base + int(i * 400 * f)
                     clk.at(s, lambda: self._beam(k, False))
-                    clk.at(s + self.rng.randint(50, 250), lambda: self._beam(k, True))
+                    clk.at(s + max(1, int(self.rng.randint(lo, hi) * f)), lambda: self._beam(k, True))
         clk.at(t + width, lambda: self._beam(k, False))
 
     def _schedule_glitch(self, k: int) -> None:

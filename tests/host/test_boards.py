@@ -1,6 +1,6 @@
 """`hauntbox devs` on a fake port list (pyserial's list_ports replaced), and
 the fs/repl wrappers' mpremote command lines (issue 20, item 12). The real
-mpremote against the emulated Pico is in tests/pico/test_pico_pty.py."""
+mpremote against the emulated Pico is in tests/sim/pico/test_pico_pty.py."""
 from types import SimpleNamespace
 
 import pytest

@@ -1,5 +1,5 @@
 # Board scenarios for Roller Ghoster: the controller on the simulated board
-# (sim/roller_board.py), driven through its buttons and the host's `act`, one
+# (sim/boards/roller.py), driven through its buttons and the host's `act`, one
 # command per line, '#' comments. CPython only (the simulated board).
 #
 #   setting roller-ghoster.die physical   a board setting (before the first press)

@@ -92,12 +92,36 @@ def test_beam_counts_one_ball_per_interruption_and_rejects_glitches(clock):
     pulse(clock, pin, 12_000, 800)        # glitch 1.5 ms later: must not add up to a ball
     pulse(clock, pin, 50_000, 25_000)     # ball
     pulse(clock, pin, 75_300, 200)        # chatter at the trailing edge: same ball
-    pulse(clock, pin, 200_000, 2_900)     # just under min_pulse
-    pulse(clock, pin, 300_000, 3_100)     # just over
+    pulse(clock, pin, 200_000, 3_900)     # just under min_pulse (4 ms)
+    pulse(clock, pin, 300_000, 4_100)     # just over
     clock.advance_ms(400)
     beam.poll()
     assert beam.balls == 2
-    assert beam.glitches == 2   # the two-glitch interruption and the 2.9 ms pulse
+    assert beam.glitches == 2   # the two-glitch interruption and the 3.9 ms pulse
+    assert beam.odd == 0        # the default odd_us is min_pulse: nothing in between
+
+
+def test_beam_counts_a_pulse_longer_than_any_ball_as_long(clock):
+    # hardware/sensing-envelope.md: one ball blocks a beam for at most ~137 ms;
+    # long_us (250 ms) and more, but less than stuck_ms, is two balls run
+    # together or a hand: counted once, and marked so the game can ask.
+    pin, beam = beam_on(clock)
+    pulse(clock, pin, 10_000, 140_000)        # slowest ball: not long
+    pulse(clock, pin, 400_000, 300_000)       # impossible for one ball
+    clock.advance_ms(1000)
+    beam.poll()
+    assert beam.balls == 2 and beam.odd == 1 and not beam.stuck
+
+
+def test_beam_counts_a_pulse_between_glitch_and_ball_as_odd(clock):
+    # Glitches stack to 2.5 ms at most, the shortest ball is 5.5 ms: 3-4 ms is
+    # neither, so it is rejected as a ball but marked for the players' answer.
+    pin, beam = beam_on(clock, odd_us=3000)
+    pulse(clock, pin, 10_000, 2_500)          # the worst glitch stack: a glitch
+    pulse(clock, pin, 100_000, 3_500)         # odd
+    clock.advance_ms(200)
+    beam.poll()
+    assert beam.balls == 0 and beam.glitches == 2 and beam.odd == 1
 
 
 def test_beam_reports_stuck_then_recovers(clock):
@@ -121,7 +145,7 @@ def test_beam_deadline_tells_the_task_when_to_look_again(clock):
     pin.sim_drive(0)
     beam.poll()
     d = beam.next_deadline_us(clock.ticks_us())
-    assert 0 < d <= 3000
+    assert 0 < d <= 4000
 
 
 # ---- debounced inputs ----------------------------------------------------

@@ -203,10 +203,12 @@ def test_after_a_game_roll_starts_another_and_the_host_can_too():
 
     async def two_games_then_host():
         task = __import__("asyncio").ensure_future(s.app.main_async(2, 0, False, exit_when_over=False))
+        # Look often: the bots press ROLL at "play again" 150-600 ms after it
+        # shows, and the host's "new" must come at the second game's prompt.
         while sum(1 for e in events if e[0] == "over") < 2:     # bots press ROLL at "play again"
-            await __import__("asyncio").sleep(1)
+            await __import__("asyncio").sleep(0.02)
         while s.app.controller.decider.current is None or s.app.controller.decider.current[0] != "play_again":
-            await __import__("asyncio").sleep(0.1)
+            await __import__("asyncio").sleep(0.02)
         assert s.app.request_new_game("roller-ghoster", 3, 1) is None   # the host's "new"
         while s.app.controller.game.players != 3:
             await __import__("asyncio").sleep(0.1)

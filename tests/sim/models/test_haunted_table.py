@@ -339,12 +339,37 @@ def test_a_glitch_stretched_by_an_led_write_is_decided_within_the_settle_time():
 
     async def scenario():
         await asyncio.sleep(0.1)
-        b.set("clue_top_left", True)                    # glitch starts...
+        # A hole's beam (3 ms minimum; a spot's 5 ms is now beyond a 3 ms write).
+        b.set("attic_hole", True)                       # glitch starts...
         t_write = b.clk.now_us + 300
         b.clk.at(t_write, lambda: off.update(until=t_write + 3050))   # ...a 3 ms write begins
-        b.at_ms(0.8, lambda: b.set("clue_top_left", False))           # ...glitch ends inside it
+        b.at_ms(0.8, lambda: b.set("attic_hole", False))              # ...glitch ends inside it
         await asyncio.sleep(SETTLE_MS / 1000)
         return t_write, b.table.next_event()
     t_write, ev = b.run(scenario())
-    assert ev is not None and ev[0] == "clue_top_left"                 # the hazard is real
+    assert ev is not None and ev[0] == "attic_hole"                    # the hazard is real
     assert ev[2] - t_write <= SETTLE_MS * 1000                         # and decided in time
+
+
+def test_a_spot_glitch_stretched_by_the_longest_led_write_does_not_count():
+    """hardware/sensing-envelope.md: a spot's min_us (5 ms) is above a 1 ms
+    glitch stretched by the score chain's 3 ms write (interrupts off), so no
+    write can turn a contact glitch into a hit (it could at the old 2 ms)."""
+    b = Bench()
+    off = {"until": 0}
+    for chip in b.chips.values():
+        chip.irq_off_until = lambda: off["until"]
+
+    async def scenario():
+        await asyncio.sleep(0.1)
+        b.set("clue_top_left", True)
+        t_write = b.clk.now_us + 300
+        b.clk.at(t_write, lambda: off.update(until=t_write + 3050))
+        b.at_ms(1.0, lambda: b.set("clue_top_left", False))
+        await asyncio.sleep(0.2)
+        b.table.step()
+        return b.table.next_event()
+    assert b.run(scenario()) is None
+    # Stretched to ~3.4 ms it is longer than any glitch: not a hit, but odd
+    # (a turn holds the long chain, so this cannot happen inside a window).
+    assert b.table.lines["clue_top_left"].odd == 1
