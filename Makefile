@@ -9,7 +9,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 NODE_STAMP := node_modules/.installed
 ARGS    ?=
 
-.PHONY: sweeps sim pico test deps chromium screenshots web venv lint typecheck check-beams bench bench-vm reliability flash flash-dry-run clean help
+.PHONY: sweeps sim pico test deps chromium screenshots web venv lint typecheck check-beams bench bench-sim bench-vm reliability flash flash-dry-run clean help
 
 help:
 	@echo "make sim          play a whole game on the simulated board (ARGS='--players 3 --seed 7 --noise none')"
@@ -17,7 +17,8 @@ help:
 	@echo "make test         run every test (unit, simulation, MicroPython VM, emulated Pico, host tools, lint)"
 	@echo "make sweeps       both sensing margin sweeps: tables and docs/sweep-beams.png, docs/sweep-hits.png"
 	@echo "make check-beams  beam accuracy over 10,000 simulated rotations with noise"
-	@echo "make bench        heap, allocation, latency, interrupts-off and image figures on the emulated Pico (build/bench.json)"
+	@echo "make bench        the simulator and stats speed (build/bench-sim.json, ~30 s), then heap, allocation, latency, interrupts-off and image figures on the emulated Pico (build/bench.json)"
+	@echo "make bench-sim    only the simulator and stats speed, in CPU time (build/bench-sim.json; SIM_ARGS='--seeds 1,2')"
 	@echo "make bench-vm     the quick figures in the MicroPython WebAssembly VM and the simulator (rule parity)"
 	@echo "make reliability  power cuts, injected faults, fuzzed and hostile serial input, damaged saves, on the simulator and the emulated Pico (build/reliability.json; ~15 min)"
 	@echo "make web          the simulated board live in a browser on localhost:8080 (ARGS='--game haunted-house')"
@@ -75,8 +76,11 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/python tests/typecheck.py
 
-bench: deps
+bench: bench-sim
 	$(BIN)/python -m hauntbox_sim.pico.bench $(ARGS)
+
+bench-sim: deps
+	$(BIN)/python -m hauntbox_sim.bench.speed $(SIM_ARGS)
 
 bench-vm: deps
 	$(BIN)/python -m hauntbox_sim.bench.vm_figures $(ARGS)

@@ -75,6 +75,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.view and not args.quiet:
         from hauntbox_sim.views.names import HAUNTED_LEGEND, ROLLER_LEGEND
         print(HAUNTED_LEGEND if args.game == "haunted-house" else ROLLER_LEGEND)
+    from hauntbox_sim.models import flash
+    # Without --state-dir the saves are thrown away at the end: they go to a
+    # model of the Pico's flash in RAM (sim/models/flash.py), not to real files.
+    with flash.in_memory(args.state_dir is None):
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     if args.game == "haunted-house":
         from hauntbox_sim.boards.haunted import run_cli
         return run_cli(args)

@@ -17,8 +17,9 @@ while the hardware goes on (the scheduled edges still fire).
 """
 from __future__ import annotations
 
+import contextlib
 import io
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 
 class FlashFile(io.StringIO):
@@ -32,15 +33,14 @@ class FlashFile(io.StringIO):
 
     def write(self, s: str) -> int:
         self.fs._op("write", self.path)
-        n = super().write(s)
-        self.fs.open_writes[self.path] = self.getvalue()
-        return n
+        return super().write(s)
 
     def close(self) -> None:
         if not self.closed and "w" in self.mode:
             self.fs._op("close", self.path)
             self.fs.files[self.path] = self.getvalue()
-            self.fs.open_writes.pop(self.path, None)
+            if self.fs._writing.get(self.path) is self:
+                del self.fs._writing[self.path]
             self.fs.commits += 1
         super().close()
 
@@ -72,7 +72,10 @@ class FlashModel:
                  stall_us: dict[str, int] | None = None) -> None:
         self.files: dict[str, str] = dict(files or {})
         self.stall_us = stall_us or {}     # operation kind -> time it blocks the firmware
-        self.open_writes: dict[str, str] = {}
+        # Files open for writing, by path: what a torn cut leaves is read from
+        # them when asked (open_writes), not copied out on every write (json.dump
+        # writes a save in many small pieces).
+        self._writing: dict[str, FlashFile] = {}
         self.ops = 0
         self.commits = 0
         self.renames = 0
@@ -92,11 +95,17 @@ class FlashModel:
     def open(self, path: str, mode: str = "r") -> FlashFile:
         if "w" in mode:
             self._op("open", path)
-            self.open_writes[path] = ""
-            return FlashFile(self, path, mode)
+            f = FlashFile(self, path, mode)
+            self._writing[path] = f
+            return f
         if path not in self.files:
             raise OSError(2, "ENOENT")
         return FlashFile(self, path, mode, self.files[path])
+
+    @property
+    def open_writes(self) -> dict[str, str]:
+        """What has been written so far to each file not yet closed."""
+        return {p: f.getvalue() for p, f in self._writing.items()}
 
     def rename(self, src: str, dst: str) -> None:
         self._op("rename", src)
@@ -117,6 +126,25 @@ class FlashModel:
         if torn:
             out.update(self.open_writes)
         return out
+
+
+@contextlib.contextmanager
+def in_memory(enabled: bool = True) -> Iterator[FlashModel | None]:
+    """Saves go to a fresh FlashModel (RAM) inside the block, then back to real
+    files. For `hauntbox sim` runs without --state-dir: nobody reads those saves
+    after the run, and renaming real files was a large share of its time. The
+    firmware's Store runs unchanged; only what its `open` and `os` reach differs."""
+    if not enabled:
+        yield None
+        return
+    from hauntbox_sim.fakes import install
+    install.install()       # the fakes in place before the firmware's store is imported
+    fs = FlashModel()
+    attach(fs)
+    try:
+        yield fs
+    finally:
+        detach()
 
 
 def attach(fs: FlashModel) -> None:

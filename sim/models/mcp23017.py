@@ -48,7 +48,7 @@ ODR = 0x04
 INTPOL = 0x02
 
 
-def decode_address(addr: int, bank1: bool) -> tuple[str, int] | None:
+def _decode_address(addr: int, bank1: bool) -> tuple[str, int] | None:
     """(register name, port 0/1) at an address, or None if unimplemented."""
     if bank1:
         port, idx = (0, addr) if addr < 0x10 else (1, addr - 0x10)
@@ -58,6 +58,16 @@ def decode_address(addr: int, bank1: bool) -> tuple[str, int] | None:
     if 0 <= addr < 2 * len(NAMES):
         return NAMES[addr // 2], addr % 2
     return None
+
+
+# Every address of both maps decoded once (the pointer is decoded on every byte).
+_DECODED = {(a, b): _decode_address(a, b) for a in range(256) for b in (False, True)}
+
+
+def decode_address(addr: int, bank1: bool) -> tuple[str, int] | None:
+    """(register name, port 0/1) at an address, or None if unimplemented."""
+    r = _DECODED.get((addr, bank1), False)
+    return _decode_address(addr, bank1) if r is False else r
 
 
 class Mcp23017Model:
@@ -81,6 +91,8 @@ class Mcp23017Model:
         self.delayed = 0
         self.responding = True
         self.ext: list[int | None] = [None] * 16   # what the outside drives on each pin
+        self._ext_mask = [0, 0]     # per port: the pins the outside drives (bits)...
+        self._ext_val = [0, 0]      # ... and the levels it drives them to
         self.transfers: list[tuple[str, int | None, bytes]] = []
         self.log_transfers = True
         self.reads = 0
@@ -109,10 +121,12 @@ class Mcp23017Model:
         return (self.regs["GPPU"][port] >> bit) & 1
 
     def _port_level(self, port: int) -> int:
-        v = 0
-        for bit in range(8):
-            v |= self._pin_level(port * 8 + bit) << bit
-        return v
+        # _pin_level for the 8 pins at once (the firmware reads a port on every
+        # interrupt and poll: this was most of Haunted House's simulation time).
+        iodir = self.regs["IODIR"][port]
+        driven = self._ext_mask[port]
+        inputs = (driven & self._ext_val[port]) | (~driven & self.regs["GPPU"][port])
+        return ((~iodir & self.regs["OLAT"][port]) | (iodir & inputs)) & 0xFF
 
     def _logical(self, port: int) -> int:
         """What GPIO reads: input pins inverted by IPOL, outputs as driven."""
@@ -125,7 +139,16 @@ class Mcp23017Model:
     def set_input(self, i: int, level: int | None) -> None:
         """Drive pin i (A0..A7 = 0..7, B0..B7 = 8..15) from outside; None releases it."""
         self.ext[i] = None if level is None else (1 if level else 0)
-        self._evaluate(i >> 3)
+        port, bit = i >> 3, 1 << (i & 7)
+        if level is None:
+            self._ext_mask[port] &= ~bit
+        else:
+            self._ext_mask[port] |= bit
+        if level:
+            self._ext_val[port] |= bit
+        else:
+            self._ext_val[port] &= ~bit
+        self._evaluate(port)
 
     # --- interrupt logic --------------------------------------------------
     def _evaluate(self, port: int, pin_change: bool = True) -> None:

@@ -17,6 +17,7 @@ Chance (dice, draws) is never decided by a bot: controllers call
 from __future__ import annotations
 
 import json
+import weakref
 from functools import lru_cache
 from math import factorial
 from pathlib import Path
@@ -28,6 +29,7 @@ _FIRMWARE = FIRMWARE_DIR
 prepend_firmware()   # the bots play with the firmware's own rules
 
 from rules.beetlejuice import BJ, BeetlejuiceGame, auto_chance, reroll_for_keep  # noqa: E402
+from rules.beetlejuice_cards import K_BOOK, Config  # noqa: E402
 from rules.errors import CHANCE  # noqa: E402
 from rules.rng import Rng  # noqa: E402
 
@@ -45,6 +47,128 @@ SEVERITY = {("remove_dice", 2): 3.0, ("fewer_rolls", 1): 2.5, ("remove_dice", 1)
 def load_config(path: str | Path | None = None) -> dict:
     """The default card data (firmware/data/beetlejuice.json) as a dict."""
     return json.loads(Path(path or DATA).read_text())
+
+
+class _Memo:
+    """What the heuristic bot asks about one card Config again and again, worked
+    out once. The firmware keeps its cards as packed records found by binary
+    search (it saves RAM on the Pico); the bot asks for the same card values,
+    card requirements and feasible sets thousands of times a game. Every entry
+    is a pure function of its key, so the bot's choices do not change."""
+
+    LIMIT = 200_000      # entries per table before it is emptied (a bound on memory)
+
+    def __init__(self) -> None:
+        self.value: dict[str, float] = {}
+        self.needs: dict[tuple, list] = {}
+        self.cards: dict[str, tuple] = {}
+
+
+_MEMOS: "weakref.WeakKeyDictionary[Config, _Memo]" = weakref.WeakKeyDictionary()
+
+
+def _memo(cfg: Config) -> _Memo:
+    m = _MEMOS.get(cfg)
+    if m is None:
+        m = _MEMOS[cfg] = _Memo()
+    return m
+
+
+def _card(cfg: Config, memo: _Memo, cid: str) -> tuple:
+    """A card's record decoded once: (is a Handbook, its alternatives), each
+    alternative (symbols mask, ((symbol index, count), ...))."""
+    rec = memo.cards.get(cid)
+    if rec is None:
+        d, ns = cfg.data, len(cfg.symbols)
+        o = cfg._rec(cid)
+        alts = []
+        a = o + 3
+        for _ in range(d[o + 2]):
+            need = tuple((s, d[a + s]) for s in range(ns) if d[a + s])
+            alts.append((sum(1 << s for s, _ in need), need))
+            a += ns
+        rec = memo.cards[cid] = (bool(d[o] & K_BOOK), tuple(alts))
+    return rec
+
+
+def _fits(recs: list, k: int, left: list, forb: int) -> bool:
+    # rules.beetlejuice_cards._fits on decoded records: can cards k.. be scared
+    # with the dice counts `left`, each die for one card?
+    if k == len(recs):
+        return True
+    book, alts = recs[k]
+    for used, need in alts:
+        if not book and used & forb:
+            continue
+        for s, c in need:
+            if left[s] < c:
+                break
+        else:
+            for s, c in need:
+                left[s] -= c
+            fit = _fits(recs, k + 1, left, forb)
+            for s, c in need:
+                left[s] += c
+            if fit:
+                return True
+    return False
+
+
+def feasible_sets(game: BeetlejuiceGame, faces: list | tuple | None = None) -> list:
+    """game.feasible_sets(faces), the same sets in the same order, from decoded
+    card records; a set is tried only if every set one card smaller was feasible
+    (the subsets of a mask all come before it in this counting order)."""
+    cfg = game.cfg
+    memo = _memo(cfg)
+    syms = cfg.symbols
+    left = [0] * len(syms)
+    for f in (game.dice if faces is None else faces):
+        if f in syms:
+            left[syms.index(f)] += 1
+    forb = game._forbid_mask()
+    slots = game.slots
+    occ = 0
+    for i in range(len(slots)):
+        if slots[i] is not None:
+            occ |= 1 << i
+    recs = [None if c is None else _card(cfg, memo, c) for c in slots]
+    ok = {0}
+    out = [()]
+    m = (0 - occ) & occ
+    while m:
+        sub = _SUBSETS.get(m)
+        if sub is None:
+            sub = _SUBSETS[m] = tuple(i for i in range(m.bit_length()) if m >> i & 1)
+        for i in sub:
+            if m ^ (1 << i) not in ok:
+                break
+        else:
+            if _fits([recs[i] for i in sub], 0, left, forb):
+                ok.add(m)
+                out.append(sub)
+        if m == occ:
+            break
+        m = (m - occ) & occ
+    return out
+
+
+_SUBSETS: dict[int, tuple[int, ...]] = {}   # mask -> the indexes of its set bits
+
+
+_CONFIGS: dict[int, tuple[dict, Config]] = {}
+
+
+def _config(config: dict | Config) -> Config:
+    """The indexed Config of a card-data dict, built once per dict (as the
+    firmware builds it once per boot) rather than once per game."""
+    if isinstance(config, Config):
+        return config
+    hit = _CONFIGS.get(id(config))
+    if hit is None or hit[0] is not config:
+        if len(_CONFIGS) > 8:
+            _CONFIGS.clear()
+        hit = _CONFIGS[id(config)] = (config, Config(config))
+    return hit[1]
 
 
 def severity(game: BeetlejuiceGame, card: str) -> float:
@@ -140,9 +264,12 @@ class HeuristicBot:
     # ---- values -------------------------------------------------------------
 
     def card_value(self, game: BeetlejuiceGame, card: str) -> float:
-        if game.cfg.is_handbook(card):
-            return HANDBOOK_VALUE
-        return float(game.cfg.points(card))
+        values = _memo(game.cfg).value
+        v = values.get(card)
+        if v is None:
+            v = values[card] = (HANDBOOK_VALUE if game.cfg.is_handbook(card)
+                                else float(game.cfg.points(card)))
+        return v
 
     def trigger_value(self, game: BeetlejuiceGame) -> float:
         if game.bj_up:
@@ -152,7 +279,10 @@ class HeuristicBot:
         return -SUMMON_COST
 
     def _set_value(self, game: BeetlejuiceGame, sel: tuple) -> float:
-        return sum(self.card_value(game, game.slots[i]) for i in sel)
+        values = _memo(game.cfg).value
+        slots = game.slots
+        return sum(values[slots[i]] if slots[i] in values else self.card_value(game, slots[i])
+                   for i in sel)
 
     # ---- decisions ----------------------------------------------------------
 
@@ -217,7 +347,7 @@ class HeuristicBot:
         legal = game.legal_actions()
         dice = game.dice
         bj_now = dice.count(BJ)
-        now = max((self._set_value(game, s) for s in game.feasible_sets()), default=0.0)
+        now = max((self._set_value(game, s) for s in feasible_sets(game)), default=0.0)
         plan = self.best_plan(game)
         if plan is None or plan[0] <= now + 0.05:
             return ("stop",)
@@ -232,7 +362,8 @@ class HeuristicBot:
 
     def best_plan(self, game: BeetlejuiceGame):
         """Best (value, keep indices, needs_bj) over target sets, or None without rerolls."""
-        if not game.rolls_left() or reroll_for_keep(game, ()) is None:
+        rolls_left = game.rolls_left()      # asked once: the engine counts the active cards
+        if not rolls_left or reroll_for_keep(game, ()) is None:
             return None
         cfg = game.cfg
         dice = game.dice
@@ -249,6 +380,7 @@ class HeuristicBot:
         best = None
         for mask in range(1, 1 << len(occ)):
             sel = tuple(occ[k] for k in range(len(occ)) if mask >> k & 1)
+            sel_set = set(sel)
             cards = [game.slots[i] for i in sel]
             value = self._set_value(game, sel)
             for need, need_bj in self._needs(cfg, cards, forb):
@@ -268,14 +400,14 @@ class HeuristicBot:
                 if not missing and (not need_bj or bj_count >= 1):
                     continue  # already satisfied: covered by stopping now
                 p_s, p_t = plan_odds(tuple(sorted(missing, reverse=True)), need_bj,
-                                     free, bj_eff, thr, game.rolls_left())
+                                     free, bj_eff, thr, rolls_left)
                 kept_faces = tuple(sorted(dice[i] for i in keep if dice[i] != BJ))
                 kept_faces += (BJ,) * bj_eff
                 sets = fallback_cache.get(kept_faces)
                 if sets is None:
-                    sets = game.feasible_sets(list(kept_faces))
+                    sets = feasible_sets(game, kept_faces)
                     fallback_cache[kept_faces] = sets
-                fb = max((self._set_value(game, s) for s in sets if set(s) <= set(sel)),
+                fb = max((self._set_value(game, s) for s in sets if sel_set.issuperset(s)),
                          default=0.0)
                 v = value * p_s + fb * max(0.0, 1.0 - p_s - p_t) + trig_v * p_t
                 if best is None or v > best[0]:
@@ -284,7 +416,19 @@ class HeuristicBot:
 
     @staticmethod
     def _needs(cfg, cards: list[str], forb: set):
-        """Every combined requirement (alternative per card) usable with the symbols allowed."""
+        """Every combined requirement (alternative per card) usable with the symbols
+        allowed; remembered (the caller must not change it)."""
+        memo = _memo(cfg).needs
+        key = (tuple(cards), frozenset(forb))
+        combos = memo.get(key)
+        if combos is None:
+            if len(memo) >= _Memo.LIMIT:
+                memo.clear()
+            combos = memo[key] = HeuristicBot._work_out_needs(cfg, cards, forb)
+        return combos
+
+    @staticmethod
+    def _work_out_needs(cfg, cards: list[str], forb: set) -> list:
         combos: list[tuple[dict, bool]] = [({}, False)]
         for c in cards:
             card = cfg.card[c]
@@ -326,7 +470,7 @@ def play_game(config: dict, policies: list[str], seed: int, options: dict | None
     rng = Rng(seed)
     bots = [make_bot(p, Rng((seed * 7919 + 104729 * (i + 1)) & 0xFFFFFFFF))
             for i, p in enumerate(policies)]
-    game = BeetlejuiceGame(config, len(policies), rng, options)
+    game = BeetlejuiceGame(_config(config), len(policies), rng, options)
     steps = 0
     while not game.is_over():
         if game.to_act == CHANCE:

@@ -80,6 +80,18 @@ class Evaluator:
         self.t = t
         self.know = KNOWLEDGE.get(t.id, TableKnowledge)()
         self.round_value = W_BALL + W_FLIP * sum(t.fmap[f].nbox for f in t.flippers) + POS["start"]
+        # value() walks these on every position: the sets that give a reward,
+        # with their features, and the once-only bonus options of the game's
+        # menus (in the order value() has always summed them)
+        self.reward_sets = [(s, s.features) for s in t.sets if s.reward]
+        self._menus = None
+        self._once: list = []
+
+    def once_options(self, g: SuperSkillGame) -> list:
+        if g.menus is not self._menus:      # a game's menus never change; clones share them
+            self._menus = g.menus
+            self._once = [o for mid in g.menus for o in g.menus[mid].options if o.once]
+        return self._once
 
     # -- pieces ---------------------------------------------------------------
     def option_value(self, g: SuperSkillGame, p: int, o) -> float:
@@ -148,13 +160,12 @@ class Evaluator:
             v += W_MB
         for k in ps.flags:
             v += FLAG_VALUE.get(g.options[k].kind, 2.0)
-        for s in t.sets:
-            if not s.reward:
-                continue
+        filled = ps.filled
+        for s, features in self.reward_sets:
             tot = 0
             got = 0
-            for fid in s.features:
-                row = ps.filled[fid]
+            for fid in features:
+                row = filled[fid]
                 tot += len(row)
                 got += sum(row)
             if got:
@@ -164,10 +175,10 @@ class Evaluator:
                 v += self.menu_value(g, p, q[1])
             else:
                 v += W_SKILL
-        for mid in g.menus:
-            for o in g.menus[mid].options:
-                if o.once and o.key not in ps.taken:
-                    v += P_AGAIN * self.option_value(g, p, o) * 0.5
+        taken = ps.taken
+        for o in self.once_options(g):
+            if o.key not in taken:
+                v += P_AGAIN * self.option_value(g, p, o) * 0.5
         v += self.know.extra_value(g, p, cur)
         return v
 
