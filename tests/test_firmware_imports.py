@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.test_import_graph import cycles as components
+
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
 
 #: (importer, imported): why this crosses the layer table.
@@ -110,42 +112,13 @@ def imports(mods: dict[str, Path]) -> tuple[dict[tuple[str, str], bool], dict[st
 
 
 def cycles(edges: set[tuple[str, str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan)."""
-    graph: dict[str, list[str]] = {}
+    """Strongly connected components of more than one module (the package graph's
+    Tarjan, tests/test_import_graph.py, on the module edges)."""
+    graph: dict[str, set[str]] = {}
     for a, b in edges:
-        graph.setdefault(a, []).append(b)
-        graph.setdefault(b, [])
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in graph[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
+        graph.setdefault(a, set()).add(b)
+        graph.setdefault(b, set())
+    return components(graph)
 
 
 MODS = modules()
