@@ -164,6 +164,7 @@ def qstr_sources(text: list[str], resident: set[str]) -> dict[str, Any]:
     still loaded, only in modules no longer loaded (loaders dropped after use:
     their names stay interned for good), in the game data files, or elsewhere
     (made at run time, MicroPython's own)."""
+    import ast
     import io
     import json
     import tokenize
@@ -178,7 +179,7 @@ def qstr_sources(text: list[str], resident: set[str]) -> dict[str, Any]:
                     where[tok.string].add(mod)
                 elif tok.type == tokenize.STRING:
                     try:
-                        v = eval(tok.string)  # noqa: S307 - a literal from our own source
+                        v = ast.literal_eval(tok.string)
                     except Exception:  # noqa: BLE001
                         continue
                     if isinstance(v, str):
@@ -265,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
     out = bench.ROOT / "build" / "heap-census"
     txt, raw = out / f"{a.build}.txt", out / f"{a.build}.sram"
     if a.load:
+        if not (txt.is_file() and raw.is_file()):
+            print(f"heap_census: no saved census of {a.build} in {out}: run it once without --load",
+                  file=sys.stderr)
+            return 2
         text, sram = txt.read_text().splitlines(), raw.read_bytes()
     else:
         r = bench.heap_run(a.build, 1, a.seed, turns=a.turns, census=True)
