@@ -1,6 +1,22 @@
 # All staircase beams behind one ThreadSafeFlag: the IRQs set the flag, one task
 # decodes balls and reports them. The task sleeps until an edge or until the next
 # time-based decision of a decoder; it never busy-polls.
+#
+# How it waits matters on the Pico: asyncio.wait_for_ms builds two tasks, a
+# closure and a cancellation on every call (about 670 B a wake on the rp2 port,
+# and a noisy beam wakes the task tens of times a second). So the task waits
+# in one of three ways, and the common two allocate nothing:
+# - a decision due soon (a pulse that may become a ball, a gap that may end a
+#   glitch): asyncio.sleep_ms, blind to new edges. The IRQs timestamp edges in
+#   their rings, and the sleep is never longer than Beam.blind_us, the time
+#   before which no edge arriving meanwhile could make a ball due, so no ball
+#   is counted later for it.
+# - a decision far off (a ball still in the beam, due to be called stuck after
+#   stuck_ms) or none at all: the flag alone. The ticker task sets the flag
+#   every tick_ms while a beam is not idle, so a stuck beam is reported at most
+#   tick_ms late and the decoders' start times never get old enough to wrap.
+# - anything else (rare: a decision due soon that another beam's blind limit
+#   forbids sleeping through): wait_for_ms on the flag.
 
 import asyncio
 from time import ticks_us
@@ -17,11 +33,14 @@ class BeamBank:
         self._stuck_seen = [False] * len(beams)
         self.on_irq_error = None    # on_irq_error(staircase, errors): its IRQ handler raised
         self._errors_seen = [0] * len(beams)
-        self.healthy_at = 0         # ticks_ms of the last loop pass (watchdog health)
         # A beam that rejected this many glitches since reset_counts(), or saw
         # an interruption longer than a ball makes, is doubtful (doubtful()).
         self.doubt_glitches = 60
         self._marks = [0] * (2 * len(beams))
+        self.tick_ms = 250
+        self.coarse_us = 250000     # a decision further off than this waits for the ticker
+        self._blind = 0             # the shortest Beam.blind_us of the last poll()
+        self._busy = False          # a beam was not idle at the last poll()
 
     def counts(self):
         return tuple(b.balls for b in self.beams)
@@ -50,6 +69,8 @@ class BeamBank:
         # Decode every beam now; returns the shortest wait (us) any decoder asks for, or -1.
         now = ticks_us()
         wait = -1
+        blind = 1 << 30
+        busy = False
         for k in range(len(self.beams)):
             b = self.beams[k]
             n = b.poll(now)
@@ -67,6 +88,13 @@ class BeamBank:
             d = b.next_deadline_us(now)
             if d >= 0 and (wait < 0 or d < wait):
                 wait = d
+            e = b.blind_us(now)
+            if e < blind:
+                blind = e
+            if not b.idle():
+                busy = True
+        self._blind = blind
+        self._busy = busy
         return wait
 
     async def test_receivers(self, settle_ms=5):
@@ -90,17 +118,30 @@ class BeamBank:
         for b in self.beams:
             b.discard()
         self.testing = False
+        self.flag.set()         # the run task decides on the beams as they are now
         return tuple(dead)
 
     async def run(self):
-        from time import ticks_ms
+        flag = self.flag
         while True:
-            self.healthy_at = ticks_ms()
+            # Cleared before the poll: an edge after it sets the flag again, so
+            # none is left unread while the task waits.
+            flag.clear()
             wait = -1 if self.testing else self.poll()
-            if wait < 0:
-                # Idle: wake on an edge, or once a second to show we are alive.
-                wait = 1000000
-            try:
-                await asyncio.wait_for_ms(self.flag.wait(), wait // 1000 + 1)
-            except asyncio.TimeoutError:
-                pass
+            if 0 <= wait <= self._blind:
+                await asyncio.sleep_ms((wait + 999) // 1000)
+            elif wait < 0 or wait > self.coarse_us:
+                await flag.wait()
+            else:
+                try:
+                    await asyncio.wait_for_ms(flag.wait(), wait // 1000 + 1)
+                except asyncio.TimeoutError:
+                    pass
+
+    async def tick(self):
+        # The slow decisions' clock (see the top of this file); it only sets
+        # the flag, and only while a beam is busy.
+        while True:
+            await asyncio.sleep_ms(self.tick_ms)
+            if self._busy:
+                self.flag.set()

@@ -151,7 +151,8 @@ class Beam:
         # right for times less than half that apart: a start time older than
         # the longest span any decision needs (stuck_us, gap_us) is brought
         # forward to that span, so it never gets old enough to read as the
-        # future. poll() runs at least once a second (devices/beams.py).
+        # future. poll() runs at least every tick_ms while a beam is not idle
+        # (devices/beams.py).
         if self._state == _BLOCKED:
             if ticks_diff(now, self._start) > self.stuck_us:
                 if not self._counted:
@@ -161,6 +162,21 @@ class Beam:
                 self._first = self._start
         elif self._state == _GAP and ticks_diff(now, self._gap_start) > self.gap_us:
             self._gap_start = ticks_add(now, -self.gap_us)
+
+    def idle(self):
+        return self._state == _IDLE
+
+    def blind_us(self, now):
+        # How long the task may sleep without looking at new edges and still
+        # count every ball on time: a ball is decided once its interruption
+        # has been blocked for min_pulse, so no interruption that starts (or,
+        # in a gap, resumes) during the sleep can fall due before this.
+        st = self._state
+        if st == _BLOCKED and not self._counted:
+            return max(0, self.min_pulse_us - self._acc - ticks_diff(now, self._start))
+        if st == _GAP and not self._counted:
+            return self.min_pulse_us - self._acc
+        return self.min_pulse_us
 
     def next_deadline_us(self, now):
         # Microseconds until poll() has a time-based decision to make, or -1 if

@@ -71,7 +71,8 @@ class RollerController:
 
     def tasks(self):
         # Device tasks that run for as long as this game is loaded.
-        return [self.tower.beams.run()]
+        b = self.tower.beams
+        return [b.run(), b.tick()]
 
     def on_ball(self, staircase, count):
         # Called from the beam task as soon as a ball is counted: show it now.

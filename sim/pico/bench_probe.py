@@ -39,6 +39,8 @@ PERIOD_MS = 0                   # and this one
 NT = 0                          # and this one (turn slots)
 TURNS = 0                       # and this one: stop after this many turns instead (0: games)
 CENSUS = 0                      # and this one: 1 prints the heap census first (sim/pico/heap_census.py)
+WRAPS = ()                      # and this one: "module:Class.method" or "module:function" to count
+                                # (sim/pico/alloc_paths.py; empty in the bench's own runs)
 
 _REST = 0
 _PEAK = 1
@@ -138,6 +140,7 @@ def finish():
         "games_over": R[_OVER], "req_alloc": R[_REQA], "heap_total": gc.mem_alloc() + gc.mem_free(),
         "turns": [T[i] for i in range(R[_NT])], "kinds": [K[i] for i in range(R[_NT])],
         "probe_alloc": PROBE_ALLOC, "probe_heap": PROBE_HEAP,
+        "wraps": [[WRAPS[i], WB[i], WN[i]] for i in range(len(WRAPS))],
     }
     with open("/bench.json", "w") as f:
         json.dump(out, f)
@@ -196,6 +199,34 @@ def unload(name):
 
 
 _receive = _dumps = _unload = None
+WB = array("i", [0] * len(WRAPS))   # bytes allocated inside each wrapped function (inclusive)
+WN = array("i", [0] * len(WRAPS))   # its calls
+
+
+def _counting(i, f):
+    # The wrapper's own *a/**k are allocated before the count starts: they show
+    # in the callers' figures and the turn's, not in this function's.
+    def w(*a, **k):
+        c = counter()
+        try:
+            return f(*a, **k)
+        finally:
+            WB[i] += counter() - c
+            WN[i] += 1
+    return w
+
+
+def wrap_all():
+    import sys
+    for i in range(len(WRAPS)):
+        mod, _, path = WRAPS[i].partition(":")
+        if mod not in sys.modules:
+            __import__(mod)
+        owner = sys.modules[mod]
+        names = path.split(".")
+        for n in names[:-1]:
+            owner = getattr(owner, n)
+        setattr(owner, names[-1], _counting(i, getattr(owner, names[-1])))
 PROBE_ALLOC = probe_cost()
 PROBE_HEAP = 0          # set by main.py: what importing this module cost
 
@@ -215,6 +246,7 @@ def run():
     proto.unload = unload
     a = app.App()
     a.bus.subscribe(on_event)
+    wrap_all()
     from games.link import serve_stdio
     app.compact_heap()          # app.play does it too: here so that R[_LAST] is the live heap
     R[_LAST] = gc.mem_alloc()

@@ -18,7 +18,7 @@ def test_roller_tasks_run_in_the_vm_and_count():
     from hauntbox_fw.build import build
     fw = build(out=Path(tempfile.mkdtemp(prefix="hauntbox-running-")) / "fw").out_dir
     r = vm_running(fw, 7)
-    assert r["tasks"] == 1                       # the beam bank (the game's device task)
+    assert r["tasks"] == 2                       # the beam bank and its ticker (the game's device tasks)
     # The tasks, the watchdog module and the play loop's frames are heap; the
     # host link (protocol, link core, pump) adds several KB more.
     assert 30_000 < r["running"] < r["running_host"] - 3_000
