@@ -85,14 +85,16 @@ class BeamBank:
                 self._stuck_seen[k] = b.stuck
                 if self.on_stuck is not None:
                     self.on_stuck(k + 1, b.stuck)
-            d = b.next_deadline_us(now)
-            if d >= 0 and (wait < 0 or d < wait):
-                wait = d
-            e = b.blind_us(now)
+            if b.idle():
+                e = b.min_pulse_us      # b.blind_us(now), with no deadline
+            else:
+                busy = True
+                d = b.next_deadline_us(now)
+                if d >= 0 and (wait < 0 or d < wait):
+                    wait = d
+                e = b.blind_us(now)
             if e < blind:
                 blind = e
-            if not b.idle():
-                busy = True
         self._blind = blind
         self._busy = busy
         return wait

@@ -122,8 +122,10 @@ class Beam:
     def poll(self, now=None):
         # Process captured edges, then time-based transitions. Returns the number
         # of balls newly counted by this call.
-        before = self.total
         rec = self.rec
+        if self._state == _IDLE and not rec.pending() and rec.overruns == self._overruns:
+            return 0            # nothing happened and nothing is due: the common case
+        before = self.total
         rec.read(self._sink)
         if now is None:
             now = ticks_us()
