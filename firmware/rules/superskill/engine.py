@@ -442,6 +442,11 @@ class SuperSkillGame:
                 raise RuleError("booleans are not action values")
         if action not in self._legal_cached():
             raise RuleError("illegal action %r in phase %s" % (action, self.phase))
+        return self.apply_legal(action)
+
+    def apply_legal(self, action):
+        # apply() without its checks, for an action taken from this very
+        # state's legal_actions() (a bot trying each move on a copy).
         eff = []
         name = action[0]
         self._ver += 1
