@@ -262,7 +262,12 @@ class Evaluator:
         return v
 
     # -- one-step static gain, used by the look-ahead leaf ----------------------
-    def box_gain(self, g: SuperSkillGame, p: int, fid: str, i: int) -> float:
+    def box_gain(self, g: SuperSkillGame, p: int, fid: str, i: int, memo: dict | None = None) -> float:
+        # memo: what box_gain works out per position, kept by next_roll while
+        # the position stays the same: each set's term by set id, the menus'
+        # values under None, the round at stake under 0
+        if memo is None:
+            memo = {}
         ps = g.players[p]
         t = g.table
         f = t.fmap[fid]
@@ -273,7 +278,9 @@ class Evaluator:
                 mult *= o.factor
         if f.kind == "outlane":
             cnt = sum(sum(ps.filled[x]) for x in f.flippers)
-            lost = self.current_round(g, p) if ps.nballs() == 1 else W_BALL2
+            lost = memo.get(0)      # (set ids are strings: no clash)
+            if lost is None:
+                lost = memo[0] = self.current_round(g, p) if ps.nballs() == 1 else W_BALL2
             return f.per_box * cnt * mult - lost
         gain = f.stars[i] * mult
         if f.kind == "flipper":
@@ -283,16 +290,29 @@ class Evaluator:
         else:
             gain += POS.get(f.kind, 1.0)
         for sid in f.sets:
-            s = t.smap[sid]
-            missing = 0
-            for x in s.features:
-                missing += len(ps.filled[x]) - sum(ps.filled[x])
-            if missing == 1:
-                gain += self.set_reward_value(g, p, s)
-            elif s.reward:
-                tot = sum(len(ps.filled[x]) for x in s.features)
-                gain += W_PROG * self.set_reward_value(g, p, s) / tot
+            term = memo.get(sid)
+            if term is None:
+                term = memo[sid] = self._set_term(g, p, t.smap[sid], memo)
+            if term:
+                gain += term
         return gain
+
+    def _set_term(self, g: SuperSkillGame, p: int, s, memo: dict) -> float:
+        # what one more box of set s is worth now: its reward if it is the
+        # last one, else a share of it (0 for a set without a reward)
+        ps = g.players[p]
+        menus = memo.get(None)
+        if menus is None:
+            menus = memo[None] = {}
+        missing = 0
+        for x in s.features:
+            missing += len(ps.filled[x]) - sum(ps.filled[x])
+        if missing == 1:
+            return self.set_reward_value(g, p, s, menus)
+        if s.reward:
+            tot = sum(len(ps.filled[x]) for x in s.features)
+            return W_PROG * self.set_reward_value(g, p, s, menus) / tot
+        return 0
 
     def next_roll(self, g: SuperSkillGame, p: int) -> float:
         """Expected best one-ball gain on the next roll over the 2d6 distribution."""
@@ -302,7 +322,11 @@ class Evaluator:
         live = [(b, pos) for b, pos in enumerate(ps.balls) if pos is not None]
         if not live:
             return 0.0
-        cache: dict = {}
+        cache: dict = {}     # best gain by (ball position, value)
+        boxes: dict = {}     # open boxes by ball position
+        gains: dict = {}     # box_gain by box
+        memo: dict = {}
+        saves: dict = {}     # what a Skill Shot saving the ball brings, by (position, ball)
         lost_cost = self.current_round(g, p) if len(live) == 1 else W_BALL2
         total = 0.0
         for (a, b), w in ROLLS:
@@ -311,18 +335,42 @@ class Evaluator:
                 for v in (a, b) if a != b else (a,):
                     key = (pos, v)
                     if key not in cache:
-                        gains = [self.box_gain(g, p, fid, i) for fid, i in g.targets(p, pos, v, ball)]
-                        cache[key] = max(gains) if gains else None
+                        bx = boxes.get(pos)
+                        if bx is None:
+                            bx = boxes[pos] = g.open_boxes(p, pos)
+                        gv = None
+                        for box in g.targets(p, pos, v, ball, bx):
+                            bk = (box[0], box[1])
+                            x = gains.get(bk)
+                            if x is None:
+                                x = gains[bk] = self.box_gain(g, p, box[0], box[1], memo)
+                            if gv is None or x > gv:
+                                gv = x
+                        cache[key] = gv
                     gv = cache[key]
                     if gv is not None and (best is None or gv > best):
                         best = gv
                 if best is None:
                     # a Skill Shot can save the ball (at its cost)
                     if ps.skills:
-                        saved = [self.box_gain(g, p, fid, i)
-                                 for s in ps.skills for fid, i in g.targets(p, pos, s, ball)]
-                        if saved:
-                            best = max(saved) - W_SKILL
+                        sk = (pos, ball)
+                        if sk not in saves:
+                            saved = None
+                            bx = boxes.get(pos)
+                            if bx is None:
+                                bx = boxes[pos] = g.open_boxes(p, pos)
+                            for s in ps.skills:
+                                for box in g.targets(p, pos, s, ball, bx):
+                                    bk = (box[0], box[1])
+                                    x = gains.get(bk)
+                                    if x is None:
+                                        x = gains[bk] = self.box_gain(g, p, box[0], box[1], memo)
+                                    if saved is None or x > saved:
+                                        saved = x
+                            saves[sk] = saved
+                        saved = saves[sk]
+                        if saved is not None:
+                            best = saved - W_SKILL
                     if best is None:
                         best = -lost_cost
                 total += w * best
