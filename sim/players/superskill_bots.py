@@ -322,55 +322,56 @@ class Evaluator:
         live = [(b, pos) for b, pos in enumerate(ps.balls) if pos is not None]
         if not live:
             return 0.0
-        cache: dict = {}     # best gain by (ball position, value)
-        boxes: dict = {}     # open boxes by ball position
         gains: dict = {}     # box_gain by box
         memo: dict = {}
-        saves: dict = {}     # what a Skill Shot saving the ball brings, by (position, ball)
+
+        def best_gain(ball, pos, bx, v):
+            gv = None
+            for box in g.targets(p, pos, v, ball, bx):
+                bk = (box[0], box[1])
+                x = gains.get(bk)
+                if x is None:
+                    x = gains[bk] = self.box_gain(g, p, box[0], box[1], memo)
+                if gv is None or x > gv:
+                    gv = x
+            return gv
+
+        # every die value comes up on some roll: the best gain per value, by
+        # ball position (worked out for the first ball there, as the rolls
+        # ask in order), and what a Skill Shot saving the ball brings
+        by_pos: dict = {}
+        rows = []
+        for ball, pos in live:
+            if pos not in by_pos:
+                bx = g.open_boxes(p, pos)
+                gv = [None] * 7
+                for v in range(1, 7):
+                    gv[v] = best_gain(ball, pos, bx, v)
+                by_pos[pos] = (bx, gv)
+            bx, gv = by_pos[pos]
+            rows.append((ball, pos, bx, gv, [False, None]))
         lost_cost = self.current_round(g, p) if len(live) == 1 else W_BALL2
         total = 0.0
         for (a, b), w in ROLLS:
-            for ball, pos in live:
-                best = None
-                for v in (a, b) if a != b else (a,):
-                    key = (pos, v)
-                    if key not in cache:
-                        bx = boxes.get(pos)
-                        if bx is None:
-                            bx = boxes[pos] = g.open_boxes(p, pos)
-                        gv = None
-                        for box in g.targets(p, pos, v, ball, bx):
-                            bk = (box[0], box[1])
-                            x = gains.get(bk)
-                            if x is None:
-                                x = gains[bk] = self.box_gain(g, p, box[0], box[1], memo)
-                            if gv is None or x > gv:
-                                gv = x
-                        cache[key] = gv
-                    gv = cache[key]
-                    if gv is not None and (best is None or gv > best):
-                        best = gv
+            for ball, pos, bx, gv, save in rows:
+                best = gv[a]
+                if a != b:
+                    x = gv[b]
+                    if x is not None and (best is None or x > best):
+                        best = x
                 if best is None:
                     # a Skill Shot can save the ball (at its cost)
                     if ps.skills:
-                        sk = (pos, ball)
-                        if sk not in saves:
+                        if not save[0]:
                             saved = None
-                            bx = boxes.get(pos)
-                            if bx is None:
-                                bx = boxes[pos] = g.open_boxes(p, pos)
                             for s in ps.skills:
-                                for box in g.targets(p, pos, s, ball, bx):
-                                    bk = (box[0], box[1])
-                                    x = gains.get(bk)
-                                    if x is None:
-                                        x = gains[bk] = self.box_gain(g, p, box[0], box[1], memo)
-                                    if saved is None or x > saved:
-                                        saved = x
-                            saves[sk] = saved
-                        saved = saves[sk]
-                        if saved is not None:
-                            best = saved - W_SKILL
+                                x = best_gain(ball, pos, bx, s)
+                                if x is not None and (saved is None or x > saved):
+                                    saved = x
+                            save[0] = True
+                            save[1] = saved
+                        if save[1] is not None:
+                            best = save[1] - W_SKILL
                     if best is None:
                         best = -lost_cost
                 total += w * best

@@ -73,24 +73,25 @@ class Player:
         return (not self.done) and (len(self.queue) > 0 or len(self.todo) > 0)
 
     def clone(self):
+        # (slices, not list(): bots clone a game per move they try)
         c = object.__new__(Player)
         c.stars = self.stars
         c.round = self.round
         c.done = self.done
         c.fin = self.fin
-        c.balls = list(self.balls)
+        c.balls = self.balls[:]
         c.mb = self.mb
         f = self.filled
         c.filled = {k: f[k][:] for k in f}
         c.nudges = self.nudges
         c.namt = self.namt
-        c.skills = list(self.skills)
-        c.taken = list(self.taken)
-        c.flags = list(self.flags)
-        c.todo = list(self.todo)
-        c.used = list(self.used)
+        c.skills = self.skills[:]
+        c.taken = self.taken[:]
+        c.flags = self.flags[:]
+        c.todo = self.todo[:]
+        c.used = self.used[:]
         c.nudged = self.nudged
-        c.queue = [list(q) for q in self.queue]
+        c.queue = [q[:] for q in self.queue] if self.queue else []
         c.x = _copy_json(self.x)
         c.ready = self.ready
         return c
