@@ -73,25 +73,66 @@ def load_table(name: str = "starfleet-academy") -> dict:
 
 
 class Evaluator:
-    """Static value of a game position for one player (in stars)."""
+    """Static value of a game position for one player (in stars).
+
+    value() runs for every candidate move, so what it reads of the table is
+    laid out once here. Every sum is taken term by term in the order of the
+    plain formulas (option_value(), set_reward_value(), current_round()), so a
+    position is worth exactly the same float as before: the bots' choices,
+    ties included, do not depend on how fast they are worked out.
+    """
 
     def __init__(self, game: SuperSkillGame):
         t = game.table
         self.t = t
         self.know = KNOWLEDGE.get(t.id, TableKnowledge)()
         self.round_value = W_BALL + W_FLIP * sum(t.fmap[f].nbox for f in t.flippers) + POS["start"]
-        # value() walks these on every position: the sets that give a reward,
-        # with their features, and the once-only bonus options of the game's
-        # menus (in the order value() has always summed them)
-        self.reward_sets = [(s, s.features) for s in t.sets if s.reward]
+        # the sets that give a reward: (set, its features, their box count)
+        self.reward_sets = [(s, s.features, sum(t.fmap[f].nbox for f in s.features))
+                            for s in t.sets if s.reward]
+        self.flips = [(fid, t.fmap[fid].nbox) for fid in t.flippers]
+        self.pos_value = {fid: POS.get(t.fmap[fid].kind, 1.0) for fid in t.fmap}
+        self.pos_value[START] = POS["start"]
         self._menus = None
         self._once: list = []
+        self._fast: dict = {}
 
-    def once_options(self, g: SuperSkillGame) -> list:
-        if g.menus is not self._menus:      # a game's menus never change; clones share them
-            self._menus = g.menus
-            self._once = [o for mid in g.menus for o in g.menus[mid].options if o.once]
-        return self._once
+    def _layout(self, g: SuperSkillGame) -> None:
+        # Per game (a game's menus never change; clones share them): for every
+        # option, how option_value() works it out: (code, a, b)
+        #   0: a constant, a without Multiball, b with it
+        #   1: Multiball: a while fewer than two balls are in play, else 0.0
+        #   2: fill_next, 3: custom (the table knowledge), worked out each time.
+        # _once: the once-only options as (key, code, a, b, option), with a
+        # and b already the P_AGAIN * value * 0.5 that value() adds.
+        if g.menus is self._menus:
+            return
+        self._menus = g.menus
+        mbf = self.t.mb_factor
+        fast = {}
+        once = []
+        for mid in g.menus:
+            for o in g.menus[mid].options:
+                k = o.kind
+                if k == "custom":
+                    row = (3, 0.0, 0.0)
+                elif k == "stars":
+                    row = (0, o.stars * 1, o.stars * mbf)
+                elif k == "multiball":
+                    row = (1, W_BALL2 + W_MB, 0.0)
+                elif k == "fill_next":
+                    row = (2, 0.0, 0.0)
+                elif k == "skill_shot":
+                    row = (0, W_SKILL, W_SKILL)
+                else:
+                    fv = FLAG_VALUE.get(k, 2.0)
+                    row = (0, fv, fv)
+                fast[o.key] = row
+                if o.once:
+                    code, x, y = row
+                    once.append((o.key, code, P_AGAIN * x * 0.5, P_AGAIN * y * 0.5, o))
+        self._fast = fast
+        self._once = once
 
     # -- pieces ---------------------------------------------------------------
     def option_value(self, g: SuperSkillGame, p: int, o) -> float:
@@ -114,14 +155,36 @@ class Evaluator:
         return FLAG_VALUE.get(k, 2.0)
 
     def menu_value(self, g: SuperSkillGame, p: int, mid: str) -> float:
-        opts = g.bonus_options(p, mid)
-        return max((self.option_value(g, p, o) for o in opts), default=0.0)
+        # max(option_value) over the options on offer (the first of equal ones)
+        self._layout(g)
+        fast = self._fast
+        ps = g.players[p]
+        best = None
+        for o in g.bonus_options(p, mid):
+            row = fast.get(o.key)
+            if row is None or row[0] >= 2:
+                x = self.option_value(g, p, o)
+            elif row[0] == 0:
+                x = row[2] if ps.mb else row[1]
+            else:
+                x = row[1] if ps.nballs() < 2 else 0.0
+            if best is None or x > best:
+                best = x
+        return 0.0 if best is None else best
 
-    def set_reward_value(self, g: SuperSkillGame, p: int, s) -> float:
+    def set_reward_value(self, g: SuperSkillGame, p: int, s, menus: dict | None = None) -> float:
+        # menus: menu_value by menu id, kept by the caller while the position
+        # stays the same
         v = 0.0
         for r in s.reward:
             if r[0] == "menu":
-                v += self.menu_value(g, p, r[1])
+                if menus is None:
+                    v += self.menu_value(g, p, r[1])
+                else:
+                    mv = menus.get(r[1])
+                    if mv is None:
+                        mv = menus[r[1]] = self.menu_value(g, p, r[1])
+                    v += mv
             elif r[0] == "skill_shot":
                 v += W_SKILL if g.skill_choices(p) else 0.0
             elif r[0] == "stars":
@@ -133,16 +196,19 @@ class Evaluator:
     def current_round(self, g: SuperSkillGame, p: int) -> float:
         """Worth of the round in progress: balls, their spots, open flipper boxes."""
         ps = g.players[p]
-        t = g.table
         v = 0.0
-        live = [b for b in ps.balls if b is not None]
-        for n, pos in enumerate(live):
+        n = 0
+        for pos in ps.balls:
+            if pos is None:
+                continue
             v += W_BALL if n == 0 else W_BALL2
-            v += POS["start"] if pos == START else POS.get(t.fmap[pos].kind, 1.0)
-        if live:
+            v += self.pos_value[pos]
+            n += 1
+        if n:
             open_flip = 0
-            for fid in t.flippers:
-                open_flip += t.fmap[fid].nbox - sum(ps.filled[fid])
+            filled = ps.filled
+            for fid, nbox in self.flips:
+                open_flip += nbox - sum(filled[fid])
             v += W_FLIP * open_flip
         return v
 
@@ -161,29 +227,47 @@ class Evaluator:
         for k in ps.flags:
             v += FLAG_VALUE.get(g.options[k].kind, 2.0)
         filled = ps.filled
-        for s, features in self.reward_sets:
-            tot = 0
+        menus: dict = {}
+        for s, features, tot in self.reward_sets:
             got = 0
             for fid in features:
-                row = filled[fid]
-                tot += len(row)
-                got += sum(row)
+                got += sum(filled[fid])
             if got:
-                v += W_PROG * (got / tot) * self.set_reward_value(g, p, s)
+                v += W_PROG * (got / tot) * self.set_reward_value(g, p, s, menus)
         for q in ps.queue:   # choices earned but not yet made
             if q[0] == "menu":
-                v += self.menu_value(g, p, q[1])
+                mv = menus.get(q[1])
+                if mv is None:
+                    mv = menus[q[1]] = self.menu_value(g, p, q[1])
+                v += mv
             else:
                 v += W_SKILL
         taken = ps.taken
-        for o in self.once_options(g):
-            if o.key not in taken:
+        self._layout(g)
+        mb = ps.mb
+        few = None
+        for key, code, x, y, o in self._once:   # P_AGAIN * option_value * 0.5 each
+            if key in taken:
+                continue
+            if code == 0:
+                v += y if mb else x
+            elif code == 1:
+                if few is None:
+                    few = ps.nballs() < 2
+                if few:
+                    v += x          # (else the term is 0.0)
+            else:
                 v += P_AGAIN * self.option_value(g, p, o) * 0.5
         v += self.know.extra_value(g, p, cur)
         return v
 
     # -- one-step static gain, used by the look-ahead leaf ----------------------
-    def box_gain(self, g: SuperSkillGame, p: int, fid: str, i: int) -> float:
+    def box_gain(self, g: SuperSkillGame, p: int, fid: str, i: int, memo: dict | None = None) -> float:
+        # memo: what box_gain works out per position, kept by next_roll while
+        # the position stays the same: each set's term by set id, the menus'
+        # values under None, the round at stake under 0
+        if memo is None:
+            memo = {}
         ps = g.players[p]
         t = g.table
         f = t.fmap[fid]
@@ -194,7 +278,9 @@ class Evaluator:
                 mult *= o.factor
         if f.kind == "outlane":
             cnt = sum(sum(ps.filled[x]) for x in f.flippers)
-            lost = self.current_round(g, p) if ps.nballs() == 1 else W_BALL2
+            lost = memo.get(0)      # (set ids are strings: no clash)
+            if lost is None:
+                lost = memo[0] = self.current_round(g, p) if ps.nballs() == 1 else W_BALL2
             return f.per_box * cnt * mult - lost
         gain = f.stars[i] * mult
         if f.kind == "flipper":
@@ -204,16 +290,29 @@ class Evaluator:
         else:
             gain += POS.get(f.kind, 1.0)
         for sid in f.sets:
-            s = t.smap[sid]
-            missing = 0
-            for x in s.features:
-                missing += len(ps.filled[x]) - sum(ps.filled[x])
-            if missing == 1:
-                gain += self.set_reward_value(g, p, s)
-            elif s.reward:
-                tot = sum(len(ps.filled[x]) for x in s.features)
-                gain += W_PROG * self.set_reward_value(g, p, s) / tot
+            term = memo.get(sid)
+            if term is None:
+                term = memo[sid] = self._set_term(g, p, t.smap[sid], memo)
+            if term:
+                gain += term
         return gain
+
+    def _set_term(self, g: SuperSkillGame, p: int, s, memo: dict) -> float:
+        # what one more box of set s is worth now: its reward if it is the
+        # last one, else a share of it (0 for a set without a reward)
+        ps = g.players[p]
+        menus = memo.get(None)
+        if menus is None:
+            menus = memo[None] = {}
+        missing = 0
+        for x in s.features:
+            missing += len(ps.filled[x]) - sum(ps.filled[x])
+        if missing == 1:
+            return self.set_reward_value(g, p, s, menus)
+        if s.reward:
+            tot = sum(len(ps.filled[x]) for x in s.features)
+            return W_PROG * self.set_reward_value(g, p, s, menus) / tot
+        return 0
 
     def next_roll(self, g: SuperSkillGame, p: int) -> float:
         """Expected best one-ball gain on the next roll over the 2d6 distribution."""
@@ -223,27 +322,56 @@ class Evaluator:
         live = [(b, pos) for b, pos in enumerate(ps.balls) if pos is not None]
         if not live:
             return 0.0
-        cache: dict = {}
+        gains: dict = {}     # box_gain by box
+        memo: dict = {}
+
+        def best_gain(ball, pos, bx, v):
+            gv = None
+            for box in g.targets(p, pos, v, ball, bx):
+                bk = (box[0], box[1])
+                x = gains.get(bk)
+                if x is None:
+                    x = gains[bk] = self.box_gain(g, p, box[0], box[1], memo)
+                if gv is None or x > gv:
+                    gv = x
+            return gv
+
+        # every die value comes up on some roll: the best gain per value, by
+        # ball position (worked out for the first ball there, as the rolls
+        # ask in order), and what a Skill Shot saving the ball brings
+        by_pos: dict = {}
+        rows = []
+        for ball, pos in live:
+            if pos not in by_pos:
+                bx = g.open_boxes(p, pos)
+                gv = [None] * 7
+                for v in range(1, 7):
+                    gv[v] = best_gain(ball, pos, bx, v)
+                by_pos[pos] = (bx, gv)
+            bx, gv = by_pos[pos]
+            rows.append((ball, pos, bx, gv, [False, None]))
         lost_cost = self.current_round(g, p) if len(live) == 1 else W_BALL2
         total = 0.0
         for (a, b), w in ROLLS:
-            for ball, pos in live:
-                best = None
-                for v in (a, b) if a != b else (a,):
-                    key = (pos, v)
-                    if key not in cache:
-                        gains = [self.box_gain(g, p, fid, i) for fid, i in g.targets(p, pos, v, ball)]
-                        cache[key] = max(gains) if gains else None
-                    gv = cache[key]
-                    if gv is not None and (best is None or gv > best):
-                        best = gv
+            for ball, pos, bx, gv, save in rows:
+                best = gv[a]
+                if a != b:
+                    x = gv[b]
+                    if x is not None and (best is None or x > best):
+                        best = x
                 if best is None:
                     # a Skill Shot can save the ball (at its cost)
                     if ps.skills:
-                        saved = [self.box_gain(g, p, fid, i)
-                                 for s in ps.skills for fid, i in g.targets(p, pos, s, ball)]
-                        if saved:
-                            best = max(saved) - W_SKILL
+                        if not save[0]:
+                            saved = None
+                            for s in ps.skills:
+                                x = best_gain(ball, pos, bx, s)
+                                if x is not None and (saved is None or x > saved):
+                                    saved = x
+                            save[0] = True
+                            save[1] = saved
+                        if save[1] is not None:
+                            best = save[1] - W_SKILL
                     if best is None:
                         best = -lost_cost
                 total += w * best
@@ -482,14 +610,22 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
     if len(acts) == 1:
         return acts[0]
     ev = _evaluator(game)
+    if not lookahead:
+        # the best value; of equal ones the first candidate (as the sort below)
+        best = None
+        for a in _candidates(game, acts):
+            c = game.clone()
+            c.apply_legal(a)
+            v = _settled_value(ev, c, p, 2)
+            if best is None or v > best[0]:
+                best = (v, a)
+        return best[1]
     scored = []
     for n, a in enumerate(_candidates(game, acts)):
         c = game.clone()
-        c.apply(a)
+        c.apply_legal(a)
         scored.append((_settled_value(ev, c, p, 2), -n, a, c))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
-    if not lookahead:
-        return scored[0][2]
     best = None
     for val, neg, a, c in scored[:LOOKAHEAD_K]:
         if c.to_act == p:   # more choices this roll (bonus, second ball): judge as is
@@ -505,16 +641,19 @@ def _settled_value(ev: Evaluator, g: SuperSkillGame, p: int, depth: int) -> floa
     """Value of a position; a table question the same player must answer next
     (phase "choice": which ship, fill or erase tribbles, ...) is answered as well
     as possible first, so what it brings is counted."""
-    if depth <= 0 or g.is_over() or g.to_act != p or g.phase != "choice":
-        return ev.value(g, p)
-    best = None
-    for a in g.legal_actions():
-        c = g.clone()
-        c.apply(a)
-        v = _settled_value(ev, c, p, depth - 1)
-        if best is None or v > best:
-            best = v
-    return best if best is not None else ev.value(g, p)
+    if depth > 0 and g.cur == p and not g.is_over():
+        q = g.players[p].queue
+        if q and q[0][0] == "ask":          # phase "choice"
+            best = None
+            for a in g.legal_actions():
+                c = g.clone()
+                c.apply_legal(a)
+                v = _settled_value(ev, c, p, depth - 1)
+                if best is None or v > best:
+                    best = v
+            if best is not None:
+                return best
+    return ev.value(g, p)
 
 
 def random_policy_factory(seed: int) -> Callable:

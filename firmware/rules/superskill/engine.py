@@ -73,25 +73,25 @@ class Player:
         return (not self.done) and (len(self.queue) > 0 or len(self.todo) > 0)
 
     def clone(self):
+        # (slices, not list(): bots clone a game per move they try)
         c = object.__new__(Player)
         c.stars = self.stars
         c.round = self.round
         c.done = self.done
         c.fin = self.fin
-        c.balls = list(self.balls)
+        c.balls = self.balls[:]
         c.mb = self.mb
-        c.filled = {}
-        for k in self.filled:
-            c.filled[k] = list(self.filled[k])
+        f = self.filled
+        c.filled = {k: f[k][:] for k in f}
         c.nudges = self.nudges
         c.namt = self.namt
-        c.skills = list(self.skills)
-        c.taken = list(self.taken)
-        c.flags = list(self.flags)
-        c.todo = list(self.todo)
-        c.used = list(self.used)
+        c.skills = self.skills[:]
+        c.taken = self.taken[:]
+        c.flags = self.flags[:]
+        c.todo = self.todo[:]
+        c.used = self.used[:]
         c.nudged = self.nudged
-        c.queue = [list(q) for q in self.queue]
+        c.queue = [q[:] for q in self.queue] if self.queue else []
         c.x = _copy_json(self.x)
         c.ready = self.ready
         return c
@@ -112,13 +112,16 @@ class Player:
 
 
 def _copy_json(v):
+    # A deep copy of JSON-like data (dicts, lists, scalars). Scalars are not
+    # passed through a call (bots clone games thousands of times a second).
     if isinstance(v, dict):
         out = {}
         for k in v:
-            out[k] = _copy_json(v[k])
+            i = v[k]
+            out[k] = _copy_json(i) if isinstance(i, (dict, list)) else i
         return out
     if isinstance(v, list):
-        return [_copy_json(i) for i in v]
+        return [_copy_json(i) if isinstance(i, (dict, list)) else i for i in v]
     return v
 
 
@@ -223,9 +226,13 @@ class SuperSkillGame:
                 return True
         return False
 
-    def targets(self, p, pos, value, ball=0):
-        # Boxes a ball at pos may fill with this value (rule order: where the
-        # ball may go, then which empty box there shows the value).
+    def open_boxes(self, p, pos):
+        # Boxes a ball at pos may fill with some value, as (feature id, box,
+        # faces), in rule order: where the ball may go, then which empty box
+        # there. Of boxes alike in faces, colour, line and stars only the first
+        # is offered (alike boxes show the same faces, so this does not depend
+        # on the value). targets() picks those showing one value; a caller
+        # asking for many values reads the table once.
         t = self.table
         ps = self.players[p]
         out = []
@@ -236,12 +243,12 @@ class SuperSkillGame:
                 i = 0
                 while i < f.nbox and filled[i]:
                     i += 1
-                if i < f.nbox and value in f.faces[i] and (cols is None or f.colours[i] in cols):
-                    out.append((fid, i))
+                if i < f.nbox and (cols is None or f.colours[i] in cols):
+                    out.append((fid, i, f.faces[i]))
                 continue
             seen = []
             for i in range(f.nbox):
-                if filled[i] or value not in f.faces[i]:
+                if filled[i]:
                     continue
                 if cols is not None and f.colours[i] not in cols:
                     continue
@@ -249,7 +256,15 @@ class SuperSkillGame:
                 if sig in seen:
                     continue
                 seen.append(sig)
-                out.append((fid, i))
+                out.append((fid, i, f.faces[i]))
+        return out
+
+    def targets(self, p, pos, value, ball=0, boxes=None):
+        # Boxes a ball at pos may fill with this value; boxes: open_boxes(p,
+        # pos) if the caller has it already.
+        if boxes is None:
+            boxes = self.open_boxes(p, pos)
+        out = [(fid, i) for fid, i, faces in boxes if value in faces]
         return self.hooks.filter_targets(self, p, ball, pos, value, out)
 
     def free_dice(self, p):
@@ -337,6 +352,7 @@ class SuperSkillGame:
         hi = t.max_face
         plain = False
         oid = self.hooks.orientation(self, p)
+        boxes = self.open_boxes(p, pos)     # read once, picked per value below
         spins = []
         for sf, cols in t.spinners(pos, self.fpass(p), oid):
             f = t.fmap[sf]
@@ -347,6 +363,9 @@ class SuperSkillGame:
             if not only_one or d == dice[0]:
                 for s in ps.skills:
                     bases.append((s, s))
+            # the spinner box the other die fills does not depend on the value
+            sboxes = [(sf, t.level(sf, oid), self.spinner_box(p, sf, self.dice[1 - d]))
+                      for sf in spins]
             for s, base in bases:
                 deltas = [0]
                 if nudge:
@@ -355,7 +374,7 @@ class SuperSkillGame:
                             deltas.append(v - base)
                 for n in deltas:
                     v = base + n
-                    tg = self.targets(p, pos, v, b)
+                    tg = self.targets(p, pos, v, b, boxes)
                     for fid, i in tg:
                         a = ("fill", b, d, s, n, fid, i)
                         if n and self._nudge_loses(p, b, a, fid, i):
@@ -363,9 +382,7 @@ class SuperSkillGame:
                         acts.append(a)
                         if s == 0 and n == 0:
                             plain = True
-                    for sf in spins:
-                        sl = t.level(sf, oid)
-                        sb = self.spinner_box(p, sf, self.dice[1 - d])
+                    for sf, sl, sb in sboxes:
                         for fid, i in tg:
                             if t.level(fid, oid) >= sl or t.fmap[fid].kind == "flipper":
                                 continue
@@ -384,7 +401,7 @@ class SuperSkillGame:
                 for v in t.faces:
                     if v == self.dice[d]:
                         continue
-                    for fid, i in self.targets(p, pos, v, b):
+                    for fid, i in self.targets(p, pos, v, b, boxes):
                         acts.append(("wild", b, d, src, v, fid, i))
         if not plain:
             acts.append(("drain", b))
@@ -426,6 +443,11 @@ class SuperSkillGame:
                 raise RuleError("booleans are not action values")
         if action not in self._legal_cached():
             raise RuleError("illegal action %r in phase %s" % (action, self.phase))
+        return self.apply_legal(action)
+
+    def apply_legal(self, action):
+        # apply() without its checks, for an action taken from this very
+        # state's legal_actions() (a bot trying each move on a copy).
         eff = []
         name = action[0]
         self._ver += 1

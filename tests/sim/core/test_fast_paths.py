@@ -99,3 +99,185 @@ def test_cli_saves_in_memory_and_puts_the_files_back(tmp_path):
         assert cli.main(["--game", "beetlejuice", "--seed", "2", "--quiet",
                          "--state-dir", str(tmp_path)]) == 0
     assert list(tmp_path.glob("*.json"))
+
+
+# ---- Super-Skill: the engine's targets and the bots' evaluator ----------------------------
+
+def _ss_positions(table, games=4, every=3):
+    """Positions of two-player games on a table (a greedy and a random player),
+    each decision point and, every few, the positions after each legal move."""
+    from hauntbox_sim.players import superskill_bots as ssb
+    from rules.superskill import SuperSkillGame
+    cfg = ssb.load_table(table)
+    out = []
+    for seed in range(1, games + 1):
+        g = SuperSkillGame(cfg, 2)
+        rng = Rng(seed)
+        pols = [ssb.greedy_policy, ssb.random_policy_factory(seed)]
+        n = 0
+        while not g.is_over():
+            if g.to_act == CHANCE:
+                a = ("roll", 1 + rng.below(6), 1 + rng.below(6))
+            else:
+                out.append(g.clone())
+                n += 1
+                if n % every == 0:
+                    for b in g.legal_actions():
+                        c = g.clone()
+                        c.apply(b)
+                        out.append(c)
+                a = pols[g.to_act](g)
+            g.apply(a)
+    return out
+
+
+SS_TABLES = ("starfleet-academy", "tribbles", "lower-decks", "borg-attack")
+
+
+def _targets_box_by_box(g, p, pos, value, ball):
+    # The rule as the rulebook puts it, one value at a time: where the ball
+    # may go, then which empty box there shows the value (a sequence only its
+    # next box); of boxes alike in faces, colour, line and stars the first.
+    t = g.table
+    ps = g.players[p]
+    out = []
+    for fid, cols in t.destinations(pos, g.fpass(p), g.hooks.orientation(g, p)):
+        f = t.fmap[fid]
+        filled = ps.filled[fid]
+        if f.sequence:
+            i = 0
+            while i < f.nbox and filled[i]:
+                i += 1
+            if i < f.nbox and value in f.faces[i] and (cols is None or f.colours[i] in cols):
+                out.append((fid, i))
+            continue
+        seen = []
+        for i in range(f.nbox):
+            if filled[i] or value not in f.faces[i]:
+                continue
+            if cols is not None and f.colours[i] not in cols:
+                continue
+            sig = (f.faces[i], f.colours[i], f.lines[i], f.stars[i])
+            if sig in seen:
+                continue
+            seen.append(sig)
+            out.append((fid, i))
+    return g.hooks.filter_targets(g, p, ball, pos, value, out)
+
+
+def test_superskill_targets_from_open_boxes_match_a_box_by_box_scan():
+    checked = 0
+    for table in SS_TABLES:
+        for g in _ss_positions(table, games=2, every=4):
+            for p, ps in enumerate(g.players):
+                for b, pos in enumerate(ps.balls):
+                    if pos is None:
+                        continue
+                    boxes = g.open_boxes(p, pos)
+                    for v in g.table.faces:
+                        want = _targets_box_by_box(g, p, pos, v, b)
+                        assert g.targets(p, pos, v, b) == want
+                        assert g.targets(p, pos, v, b, boxes) == want
+                        checked += 1
+    assert checked > 5000
+
+
+def _value_plain(ev, g, p):
+    # Evaluator.value as a plain formula: option_value() for every option,
+    # max() over each menu, the sets' box counts summed each time.
+    from hauntbox_sim.players import superskill_bots as ssb
+    ps = g.players[p]
+    t = g.table
+
+    def menu(mid):
+        return max((ev.option_value(g, p, o) for o in g.bonus_options(p, mid)), default=0.0)
+
+    def reward(s):
+        v = 0.0
+        for r in s.reward:
+            if r[0] == "menu":
+                v += menu(r[1])
+            elif r[0] == "skill_shot":
+                v += ssb.W_SKILL if g.skill_choices(p) else 0.0
+            elif r[0] == "stars":
+                v += r[1]
+            elif r[0] == "custom":
+                v += ev.know.reward_value(g, p, r)
+        return v
+
+    if ps.done:
+        return float(ps.stars)
+    cur = 0.0
+    live = [b for b in ps.balls if b is not None]
+    for n, pos in enumerate(live):
+        cur += ssb.W_BALL if n == 0 else ssb.W_BALL2
+        cur += ssb.POS["start"] if pos == ssb.START else ssb.POS.get(t.fmap[pos].kind, 1.0)
+    if live:
+        cur += ssb.W_FLIP * sum(t.fmap[f].nbox - sum(ps.filled[f]) for f in t.flippers)
+    v = ps.stars + cur + ev.round_value * (t.rounds - ps.round)
+    v += ssb.W_SKILL * len(ps.skills) + ssb.W_NUDGE * (t.nudge_boxes - ps.nudges)
+    if ps.namt:
+        v -= ssb.TILT_P[ps.namt] * cur
+    if ps.mb:
+        v += ssb.W_MB
+    for k in ps.flags:
+        v += ssb.FLAG_VALUE.get(g.options[k].kind, 2.0)
+    for s in t.sets:
+        if not s.reward:
+            continue
+        tot = got = 0
+        for fid in s.features:
+            tot += len(ps.filled[fid])
+            got += sum(ps.filled[fid])
+        if got:
+            v += ssb.W_PROG * (got / tot) * reward(s)
+    for q in ps.queue:
+        v += menu(q[1]) if q[0] == "menu" else ssb.W_SKILL
+    for mid in g.menus:
+        for o in g.menus[mid].options:
+            if o.once and o.key not in ps.taken:
+                v += ssb.P_AGAIN * ev.option_value(g, p, o) * 0.5
+    return v + ev.know.extra_value(g, p, cur)
+
+
+def _next_roll_plain(ev, g, p):
+    # Evaluator.next_roll as a plain formula: every roll, every ball, the
+    # targets and each one's box_gain worked out afresh.
+    from hauntbox_sim.players import superskill_bots as ssb
+    ps = g.players[p]
+    if ps.done or ev.know.own_moves(g, p):
+        return 0.0
+    live = [(b, pos) for b, pos in enumerate(ps.balls) if pos is not None]
+    if not live:
+        return 0.0
+    lost_cost = ev.current_round(g, p) if len(live) == 1 else ssb.W_BALL2
+    total = 0.0
+    for (a, b), w in ssb.ROLLS:
+        for ball, pos in live:
+            best = None
+            for v in (a, b) if a != b else (a,):
+                for fid, i in g.targets(p, pos, v, ball):
+                    x = ev.box_gain(g, p, fid, i)
+                    if best is None or x > best:
+                        best = x
+            if best is None:
+                saved = [ev.box_gain(g, p, fid, i)
+                         for s in ps.skills for fid, i in g.targets(p, pos, s, ball)]
+                best = max(saved) - ssb.W_SKILL if saved else -lost_cost
+            total += w * best
+    return total
+
+
+def test_superskill_evaluator_is_the_plain_formula_to_the_last_bit():
+    # Same float, not a close one: the bots' choices (ties included) must not
+    # depend on how fast the evaluation is worked out.
+    from hauntbox_sim.players import superskill_bots as ssb
+    checked = 0
+    for table in SS_TABLES:
+        for g in _ss_positions(table, games=3, every=3):
+            ev = ssb._evaluator(g)
+            for p in range(len(g.players)):
+                assert ev.value(g, p) == _value_plain(ev, g, p)
+                assert ev.next_roll(g, p) == _next_roll_plain(ev, g, p)
+                checked += 1
+    assert checked > 2000
