@@ -295,10 +295,15 @@ def match(edges: list[tuple[int, int, Callable[[bytes, bytes], bool]]], frames: 
 
 def roller_latency(seed: int, events: int, max_s: float = 3600.0,
                    log: Callable[[str], None] = print) -> dict:
-    """Balls injected on the tower's beams at exact emulated instants while it
-    stands (between a rotation's end and the next), a new staircase each time,
-    every 250-450 ms; each matched to the first strip frame with that
-    staircase's trench LED white (a ball)."""
+    """Balls injected on the tower's beams at exact emulated instants while the
+    board counts a turn's balls (between "rotating" and "rotated": when balls
+    come down in play), every 20-60 ms, each on a staircase the tower model's
+    own balls leave alone then; each matched to the first strip frame with
+    that staircase's trench LED white. A ball that no "ball" event counted is
+    lost (`edges_lost`): none may be. The firmware writes no flash while it
+    counts (`RollerController.sensors_live`), so the only interrupts-off
+    windows a ball can meet are LED writes; a ball whose pulse overlaps a
+    flash stall is counted apart (`balls_in_flash_write`)."""
     build = "roller-ghoster"
     img = pico_image.image(settings(build), extra={"/main.py": LATENCY_MAIN})
     rng = random.Random(seed ^ 0xBE)
@@ -308,26 +313,42 @@ def roller_latency(seed: int, events: int, max_s: float = 3600.0,
         g = Games(s)
         play_again(s)
         live = [False]
-        injected: list[tuple[int, int]] = []
+        injected: list[tuple[int, int, int]] = []       # (staircase index, t_us, width_us)
+        counted: list[tuple[int, int]] = []             # "ball" events: (staircase index, t_us)
+        clk = s.board.clock
+        tower = s.tower
+        model: list[tuple[int, int, int]] = []          # the model's own balls
+        model_pulse = tower._ball_pulse
+
+        def own_pulse(k: int, t: int, width: int) -> None:
+            model.append((k, t, width))
+            model_pulse(k, t, width)
+        tower._ball_pulse = own_pulse
 
         def on(ev: tuple) -> None:
             if ev[0] == "rotating":
                 live[0] = True
             elif ev[0] == "rotated":
                 live[0] = False
+            elif ev[0] == "ball":
+                counted.append((int(ev[1]) - 1, clk.now_us))
         s.host.subscribe(on)
-        clk = s.board.clock
-        tower = s.tower
-        last = [-1]
+
+        def free(k: int, t: int) -> bool:
+            # No model ball on that staircase within 150 ms either side.
+            return all(mk != k or abs(mt - t) > 150_000 for mk, mt, _w in model[-40:])
 
         def inject() -> None:
-            if not live[0]:
-                k = rng.choice([j for j in range(4) if j != last[0]])
+            if live[0]:
                 t = clk.now_us + 1000
-                tower._ball_pulse(k, t, rng.randint(6000, 12000))
-                injected.append((k, t))
-                last[0] = k
-            clk.after_ms(rng.randint(250, 450), inject)
+                last = injected[-1][0] if injected else -1
+                ks = [j for j in range(4) if j != last and free(j, t)]
+                if ks:
+                    k = rng.choice(ks)
+                    w = rng.randint(6000, 12000)
+                    model_pulse(k, t, w)
+                    injected.append((k, t, w))
+            clk.after_ms(rng.randint(20, 60) if live[0] else 5, inject)
         s.connect()
         clk.after_ms(500, inject)
         s.board.run(max_s * 1000, until=lambda: len(injected) >= events)
@@ -336,6 +357,7 @@ def roller_latency(seed: int, events: int, max_s: float = 3600.0,
         pin = s.board.pixel_gpios[0]
         emulated = s.board.now_us / 1e6
         flash_ops = len(rec.flash)
+        flash_at = [(e.t_ns, e.args[3] if len(e.args) > 3 else 0) for e in rec.flash]
         games = g.over
         frames = rec.frames
         writes = rec.write_ms()
@@ -347,16 +369,23 @@ def roller_latency(seed: int, events: int, max_s: float = 3600.0,
             c = buf[led * bpp: led * bpp + 3]
             return len(c) == 3 and min(c) > 0 and c[0] == c[1] == c[2]
         return shows
-    edges = [(t * US, pin, lit(px["trenches_from"] + k)) for k, t in injected[:events]]
+    kept = injected[:events]
+    lost = sum(1 for k, t, _w in kept
+               if not any(ck == k and 0 <= ct - t <= 1_000_000 for ck, ct in counted))
+    in_flash = sum(1 for _k, t, w in kept
+                   if any(ft <= (t + w) * US and ft + d >= t * US for ft, d in flash_at))
+    edges = [(t * US, pin, lit(px["trenches_from"] + k)) for k, t, _w in kept]
     lat, missed = match(edges, frames)
     cfg = pico_image.pinmap(BUILDS[build][1])
     floor = (cfg["beams"]["min_pulse_us"] + px["count"] * 30 + 50) / 1000
     log(f"  {build}: latency run, {len(edges)} balls, {games} games, {flash_ops} flash ops, "
         f"{time.monotonic() - t0:.0f} s wall for {emulated:.0f} s emulated")
-    return latency_figures(lat, missed, floor, writes, stalls,
-                           f"ball (beam edge, injected) -> strip frame with its trench LED; "
-                           f"floor = {cfg['beams']['min_pulse_us']} us filter + {px['count']} LEDs"
-                           f" x 30 us + 50 us latch")
+    out = latency_figures(lat, missed, floor, writes, stalls,
+                          f"ball (beam edge, injected while the board counts a turn's balls) -> "
+                          f"strip frame with its trench LED; floor = {cfg['beams']['min_pulse_us']} us "
+                          f"filter + {px['count']} LEDs x 30 us + 50 us latch")
+    out.update(edges_lost=lost, balls_in_flash_write=in_flash)
+    return out
 
 
 def haunted_latency(seed: int, events: int, max_s: float = 7200.0,
