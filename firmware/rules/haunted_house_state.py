@@ -1,10 +1,10 @@
 # Checks a saved Haunted House state before HauntedHouse.from_dict rebuilds it:
 # shapes, ranges and the cross-field invariants a real game always keeps; then
-# rebuilds it (load). Also a given deck order (check_deck). Imported lazily (a
-# resume, a test with a fixed deck) and dropped again on the board, to save
-# RAM during play.
+# rebuilds it (load). Imported lazily (a resume) and dropped again on the
+# board, to save RAM during play.
 
 from rules.errors import RuleError
+from ram import unload
 
 KEYS = ("game", "v", "colours", "first", "round", "phase", "active", "turn_regular",
         "turn_launches", "dice_left", "summoned", "due", "on_table", "entries",
@@ -155,17 +155,6 @@ def _check_clues(cfg, d, n):
         _fail("clues in deck, spots and hands do not make up the clue deck")
 
 
-def check_deck(cfg, deck):
-    if not isinstance(deck, (list, tuple)):
-        raise RuleError("deck order must be a list")
-    for v in deck:
-        if type(v) is not int:
-            raise RuleError("deck values must be ints")
-    if sorted(deck) != cfg.deck_sorted:
-        raise RuleError("deck order is not a permutation of the clue deck")
-    return list(deck)
-
-
 def load(cls, config, d):
     # HauntedHouse.from_dict: a checked copy of the saved state d.
     from rules.haunted_house_cfg import HHConfig
@@ -192,5 +181,9 @@ def load(cls, config, d):
     for s in cfg.clue_spots:
         g.spots[s] = d["spots"][s]
     g.clues = [list(c) for c in d["clues"]]
-    g.winners = g._compute_winners() if g.phase == "over" else []
+    g.winners = []
+    if g.phase == "over":
+        from rules.haunted_house_rare import winners
+        unload("rules.haunted_house_rare")
+        g.winners = winners(g)
     return g
