@@ -54,8 +54,8 @@ LAZY_BACK_EDGES = {
         "setup, round scoring, the game's end, copies of the state and the refused actions' "
         "messages, loaded for one call: TBD B while loaded",
     ("games.haunted", "games.haunted_rare"):
-        "building the controller, starting or resuming a game and the referee's manual entry, "
-        "loaded for one call: TBD B while loaded",
+        "building the controller and starting or resuming a game, loaded for one call: "
+        "TBD B while loaded",
 }
 
 #: Layer of a module (its top-level folder; "top" for the modules at the root).

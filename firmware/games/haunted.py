@@ -39,9 +39,9 @@ _CONFIRM = [("confirm",)]
 
 
 def _rare(name, *args):
-    # Runs games.haunted_rare.<name>(*args): building the controller, starting
-    # or resuming a game and the referee's manual entry are loaded for the call
-    # and dropped again, so on the board they cost no RAM during play.
+    # Runs games.haunted_rare.<name>(*args): building the controller and
+    # starting or resuming a game are loaded for the call and dropped again, so
+    # on the board they cost no RAM during play.
     import games.haunted_rare as r
     try:
         return getattr(r, name)(*args)
@@ -407,11 +407,31 @@ class HauntedController:
             self.hole_lost[o] += 1
 
     async def _manual(self, p):
-        # The referee adds what the sensors could not see (rare: see turn()).
-        # The loop's code is loaded for it; what it awaits keeps it alive.
-        import games.haunted_rare as r
-        unload("games.haunted_rare")
-        await r.manual(self, p)
+        # An expander is down: the referee adds what its sensors could not see.
+        g = self.game
+        self.bus.publish(("manual", p, tuple(self.table.faulted())))
+        while True:
+            opts = [("done",)]
+            for m in self.cfg.monsters:
+                if m not in self.hit_now:
+                    opts.append(("monster_hit", m))
+            for s in self.cfg.clue_spots:
+                if g.spots[s] is not None:
+                    opts.append(("clue_taken", s))
+            for q in self._seats_from(p):
+                if g.on_table[q] > 0:
+                    opts.append(("circle", q))
+                    opts.append(("hole", q))
+            choice = await self._ask("manual", p, opts)
+            if choice == ("done",):
+                return
+            effects = self._apply(choice)
+            for e in effects:
+                if e[0] == "monster_moved":
+                    self.hit_now.append(e[1])
+                    self.pending[e[1]] = e[4]
+                elif e[0] == "die_lost" and e[2] == "hole":
+                    self.hole_lost[e[1]] += 1
 
     async def _place(self, p):
         # Light the spots where a monster or a clue must go and wait until the

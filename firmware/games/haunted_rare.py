@@ -1,9 +1,9 @@
 # Boxtop Pinball: Haunted House controller: the parts a turn never runs.
 # Building the controller (once per boot), starting or resuming a game (once
-# per game) and the referee's manual entry (only after an expander outage, a
-# doubtful sensor or an "add"). games/haunted.py loads this module for one
-# call and drops it again (ram.unload), so its bytecode costs no RAM during
-# play (measured on the rp2 port: docs/performance.md, "The heap census").
+# per game). games/haunted.py loads this module for one call and drops it
+# again (ram.unload), so its bytecode costs no RAM during play (measured on the
+# rp2 port: docs/performance.md, "The heap census"). Nothing here awaits: the
+# module is never live while the board waits for anything.
 
 from devices.table import TurnWindow
 from rules.haunted_house import HauntedHouse
@@ -100,31 +100,3 @@ def _expect_all(c):
     for m in c.cfg.monsters:
         c.pending[m] = g.monster_spot(m)
     c.refill = [s for s in c.cfg.clue_spots if g.spots[s] is not None]
-
-
-async def manual(c, p):
-    # An expander is down: the referee adds what its sensors could not see.
-    g = c.game
-    c.bus.publish(("manual", p, tuple(c.table.faulted())))
-    while True:
-        opts = [("done",)]
-        for m in c.cfg.monsters:
-            if m not in c.hit_now:
-                opts.append(("monster_hit", m))
-        for s in c.cfg.clue_spots:
-            if g.spots[s] is not None:
-                opts.append(("clue_taken", s))
-        for q in c._seats_from(p):
-            if g.on_table[q] > 0:
-                opts.append(("circle", q))
-                opts.append(("hole", q))
-        choice = await c._ask("manual", p, opts)
-        if choice == ("done",):
-            return
-        effects = c._apply(choice)
-        for e in effects:
-            if e[0] == "monster_moved":
-                c.hit_now.append(e[1])
-                c.pending[e[1]] = e[4]
-            elif e[0] == "die_lost" and e[2] == "hole":
-                c.hole_lost[e[1]] += 1
