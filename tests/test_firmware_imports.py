@@ -49,13 +49,13 @@ LAZY_BACK_EDGES = {
         "the legal actions of the host's full engine, not used by the board's own turn loop: "
         "752 B while loaded",
     ("rules.haunted_house", "rules.haunted_house_state"):
-        "a saved game's checks, loaded for a resume: TBD B while loaded",
+        "a saved game's checks, loaded for a resume: 4736 B while loaded",
     ("rules.haunted_house", "rules.haunted_house_rare"):
         "setup, round scoring, the game's end, copies of the state and the refused actions' "
-        "messages, loaded for one call: TBD B while loaded",
+        "messages, loaded for one call: 4480 B while loaded",
     ("games.haunted", "games.haunted_rare"):
         "building the controller and starting or resuming a game, loaded for one call: "
-        "TBD B while loaded",
+        "1696 B while loaded",
 }
 
 #: Layer of a module (its top-level folder; "top" for the modules at the root).
