@@ -48,11 +48,12 @@ LAZY_BACK_EDGES = {
     ("rules.haunted_house", "rules.haunted_house_host"):
         "the legal actions of the host's full engine, not used by the board's own turn loop: "
         "752 B while loaded",
-    ("rules.haunted_house", "rules.haunted_house_state"):
-        "a saved game's checks, loaded for a resume: 4736 B while loaded",
     ("rules.haunted_house", "rules.haunted_house_rare"):
         "setup, round scoring, the game's end, copies of the state and the refused actions' "
-        "messages, loaded for one call: 4480 B while loaded",
+        "messages, loaded for one call: 4480 B while loaded (a resume loads the saved game's "
+        "checks from it: 4736 B more)",
+    ("devices.scoreboard", "devices.scoreboard_setup"):
+        "the scoreboard's set-up and colour tables, loaded once per game load: TBD B while loaded",
     ("games.haunted", "games.haunted_rare"):
         "building the controller and starting or resuming a game, loaded for one call: "
         "1696 B while loaded",

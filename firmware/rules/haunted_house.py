@@ -403,8 +403,4 @@ class HauntedHouse:
     def from_dict(cls, config, d):
         # Validates and rebuilds a saved game (once per boot: the checks are
         # loaded for it and dropped again).
-        from rules.haunted_house_state import load
-        try:
-            return load(cls, config, d)
-        finally:
-            unload("rules.haunted_house_state")
+        return _rare("from_dict", cls, config, d)

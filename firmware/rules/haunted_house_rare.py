@@ -8,6 +8,7 @@
 from rules.errors import RuleError
 from rules.haunted_house import OVER
 from rules.haunted_house_cfg import HHConfig
+from ram import unload
 
 # The refused actions' messages, by the numbers rules/haunted_house.py raises
 # them with (_E_*): only text, so the resident module holds no strings for them.
@@ -58,7 +59,7 @@ def _check_deck(cfg, deck):
     for v in deck:
         if type(v) is not int:
             raise RuleError("deck values must be ints")
-    if sorted(deck) != cfg.deck_sorted:
+    if sorted(deck) != sorted(cfg.deck):
         raise RuleError("deck order is not a permutation of the clue deck")
     return list(deck)
 
@@ -110,6 +111,19 @@ def setup_effects(g):
             out.append(("clue_placed", s))
     out.append(("turn", g.active, g.round))
     return out
+
+
+def from_dict(cls, config, d):
+    # HauntedHouse.from_dict: the saved game's checks are loaded for it and
+    # dropped again.
+    from rules.haunted_house_state import load
+    try:
+        g = load(cls, config, d)
+    finally:
+        unload("rules.haunted_house_state")
+    if g.phase == OVER:
+        g.winners = winners(g)
+    return g
 
 
 # ---- the end of a round, and of the game -------------------------------------

@@ -4,7 +4,6 @@
 # board, to save RAM during play.
 
 from rules.errors import RuleError
-from ram import unload
 
 KEYS = ("game", "v", "colours", "first", "round", "phase", "active", "turn_regular",
         "turn_launches", "dice_left", "summoned", "due", "on_table", "entries",
@@ -105,12 +104,18 @@ def check_state(cfg, d):
                 _str_in(m, cfg.monsters, "monster")
                 if h.count(m) != 1:
                     _fail("monster %s counted twice in one round" % m)
+    # Upper bound of one player's dice points in a round.
+    best = 1
+    for r in cfg.realm_ids:
+        if cfg.realms[r] > best:
+            best = cfg.realms[r]
+    most = (cfg.dice + cfg.limit) * cfg.faces * best
     done = _list(d["rounds"], cfg.rounds if phase == "over" else rnd - 1, "rounds")
     for r in range(len(done)):
         _list(done[r], n, "round scores")
         for p in range(n):
             x = _list(done[r][p], 2, "round score")
-            _int(x[0], 0, cfg.max_dice_points, "dice points")
+            _int(x[0], 0, most, "dice points")
             if x[1] != cfg.mscores[len(hits[r][p])]:
                 _fail("round %d monster points do not match the monsters hit" % (r + 1))
     _check_clues(cfg, d, n)
@@ -151,7 +156,7 @@ def _check_clues(cfg, d, n):
             every.append(_int(v, 0, 1000, "clue value"))
     for c in clues:
         every += _ints(c, -1, 0, 1000, "clue value")
-    if sorted(every) != cfg.deck_sorted:
+    if sorted(every) != sorted(cfg.deck):
         _fail("clues in deck, spots and hands do not make up the clue deck")
 
 
@@ -181,9 +186,5 @@ def load(cls, config, d):
     for s in cfg.clue_spots:
         g.spots[s] = d["spots"][s]
     g.clues = [list(c) for c in d["clues"]]
-    g.winners = []
-    if g.phase == "over":
-        from rules.haunted_house_rare import winners
-        unload("rules.haunted_house_rare")
-        g.winners = winners(g)
+    g.winners = []      # a finished game's: rules.haunted_house_rare.from_dict
     return g
