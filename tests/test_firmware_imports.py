@@ -48,6 +48,15 @@ LAZY_BACK_EDGES = {
     ("rules.haunted_house", "rules.haunted_house_host"):
         "the legal actions of the host's full engine, not used by the board's own turn loop: "
         "752 B while loaded",
+    ("rules.haunted_house", "rules.haunted_house_rare"):
+        "setup, round scoring, the game's end, copies of the state and the refused actions' "
+        "messages, loaded for one call: 4608 B while loaded (a resume loads the saved game's "
+        "checks from it: 4720 B more)",
+    ("devices.scoreboard", "devices.scoreboard_setup"):
+        "the scoreboard's set-up and colour tables, loaded once per game load: 1120 B while loaded",
+    ("games.haunted", "games.haunted_rare"):
+        "building the controller and starting or resuming a game, loaded for one call: "
+        "1696 B while loaded",
 }
 
 #: Layer of a module (its top-level folder; "top" for the modules at the root).

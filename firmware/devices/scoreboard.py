@@ -20,11 +20,9 @@
 # Nothing is written unless a pixel changed (PixelStrip.show compares frames),
 # and the score panel is not written while a die may be moving (hold_score).
 
-PLAYER = {
-    "red": (255, 0, 0), "blue": (0, 60, 255), "orange": (255, 80, 0),
-    "yellow": (255, 190, 0), "green": (0, 255, 40), "white": (255, 255, 255),
-}
-MONSTER = {"medusa": (0, 255, 60), "frank": (150, 0, 255), "bob": (200, 200, 150)}
+from ram import unload
+
+
 WHITE = (255, 255, 255)
 AMBER = (255, 110, 0)
 RED = (255, 0, 0)
@@ -32,32 +30,35 @@ OFF = (0, 0, 0)
 _NONE = {}      # "nothing pending" (read only)
 
 
-def dim(c, k=6):
-    return (c[0] // k, c[1] // k, c[2] // k)
-
-
 class Scoreboard:
+    # Set by devices.scoreboard_setup.setup() (annotations for the type
+    # checker: MicroPython compiles them to nothing).
+    block: int
+    tens: int
+    units: int
+    status_from: int
+    status_len: int
+    round_from: int
+    rounds: int
+    fault_led: int
+    spot_led: dict
+    colours: list
+    dim_colours: list
+    round_done: tuple
+    clue_gone: tuple
+    lost_row: tuple
+    monsters: list
+    monster_rgb: list
+
     def __init__(self, score_strip, spot_strip, layout, colours, monsters, clue_spots):
-        # layout: the "pixels" block of the board pin map.
+        # layout: the "pixels" block of the board pin map. The set-up (and the
+        # colour tables) run once: in devices/scoreboard_setup.py, loaded for
+        # it and dropped again, so they cost no RAM during play.
         self.score = score_strip
         self.spots = spot_strip
-        sc = layout["score"]
-        self.block = sc.get("per_player", 19)
-        self.tens = sc.get("tens", 10)
-        self.units = sc.get("units", 9)
-        self.status_from = sc["status_from"]
-        self.status_len = sc.get("status_len", 5)
-        self.round_from = sc["round_from"]
-        self.rounds = sc.get("rounds", 3)
-        self.fault_led = sc["fault_led"]
-        self.spot_led = layout["spots"]["leds"]
-        self.colours = [PLAYER.get(c, WHITE) for c in colours]
-        self.dim_colours = [dim(c, 12) for c in self.colours]   # made once: render
-        self.round_done = dim(WHITE, 8)                         # allocates nothing
-        self.clue_gone = dim(AMBER, 8)
-        self.lost_row = dim(RED, 4)
-        self.monsters = list(monsters)
-        self.monster_rgb = [MONSTER.get(m, WHITE) for m in monsters]
+        from devices.scoreboard_setup import setup
+        unload("devices.scoreboard_setup")
+        setup(self, layout, colours, monsters)
         self.clue_spots = list(clue_spots)
         self.failures = 0
         self.hold_score = False

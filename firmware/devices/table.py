@@ -14,6 +14,7 @@
 # interruption. Short glitches never add up to min_us, so they are dropped.
 
 import asyncio
+from array import array
 from time import ticks_add, ticks_diff, ticks_ms, ticks_us
 
 try:
@@ -36,134 +37,158 @@ _MAX_EVENTS = const(64)
 _AGE_US = const(120000000)
 
 
-class Line:
-    __slots__ = ("name", "kind", "min_us", "gap_us", "act_us", "level", "state", "start", "acc",
-                 "gap_start", "counted", "last_edge", "count", "known", "glitches", "stirred",
-                 "odd", "g_mark", "o_mark")
+# A Line's state, one slot each in its array (see Line).
+_LEVEL = const(0)       # the line's level (1 = active)
+_STATE = const(1)       # _REST, _ACTIVE or _GAP
+_START = const(2)       # when the line last became active
+_ACC = const(3)         # time active so far in this interruption
+_GAP_START = const(4)   # when the line last went back to rest
+_COUNTED = const(5)     # this interruption has been counted as an event
+_LAST_EDGE = const(6)
+_COUNT = const(7)       # events counted since power-up
+_KNOWN = const(8)       # 0 while its chip does not answer
+_GLITCHES = const(9)    # interruptions too short to count
+_STIRRED = const(10)    # see Line.__init__
+_ODD = const(11)        # see Line.__init__
+_G_MARK = const(12)     # _GLITCHES and _ODD at Table.mark_noise()
+_O_MARK = const(13)
+_MIN_US = const(14)
+_GAP_US = const(15)
+_ACT_US = const(16)
+_SLOTS = const(17)
 
+
+class Line:
+    # One sensor line. Its state is in one array of ints (self.v, slots _LEVEL
+    # ... _ACT_US above), not in attributes: on MicroPython every attribute of
+    # an instance is an entry of its own table, and a Line with 19 attributes
+    # took 208 B (measured on the rp2 port: docs/performance.md). Only the
+    # name and the kind are attributes (the events carry them).
     def __init__(self, name, kind, min_us, gap_us, act_us=3000):
         self.name = name
         self.kind = kind
-        self.min_us = min_us
-        self.gap_us = gap_us
-        self.act_us = act_us if act_us < min_us else min_us
-        self.level = 0
-        self.state = _REST
-        self.start = 0
-        self.acc = 0
-        self.gap_start = 0
-        self.counted = False
-        self.last_edge = 0
-        self.count = 0          # events counted since power-up
-        self.known = False      # False while its chip does not answer
-        self.glitches = 0       # interruptions too short to count
-        # Set when an interruption ended that shows something moved without
-        # being an event: a die left the circle, a die rolled across it
+        v = self.v = array("i", [0] * _SLOTS)
+        v[_MIN_US] = min_us
+        v[_GAP_US] = gap_us
+        v[_ACT_US] = act_us if act_us < min_us else min_us
+        # _STIRRED is set when an interruption ended that shows something moved
+        # without being an event: a die left the circle, a die rolled across it
         # (active >= act_us but < min_us). The table counts it as activity.
-        self.stirred = False
-        # Interruptions of a length no event and no glitch has (act_us or
-        # more, less than min_us; not the circle, where a die rolling across
-        # makes them): hardware/sensing-envelope.md. Table.doubtful() compares
-        # them, and the glitches, with the marks of Table.mark_noise().
-        self.odd = 0
-        self.g_mark = 0
-        self.o_mark = 0
+        # _ODD counts interruptions of a length no event and no glitch has
+        # (act_us or more, less than min_us; not the circle, where a die rolling
+        # across makes them): hardware/sensing-envelope.md. Table.doubtful()
+        # compares them, and the glitches, with the marks of Table.mark_noise().
+
+    def counts(self):
+        # (events, glitches, odd interruptions) since power-up.
+        v = self.v
+        return v[_COUNT], v[_GLITCHES], v[_ODD]
 
     def init(self, level, t):
         # Level learnt from the chip: an active line at start-up (an empty spot,
         # a die left in the circle) is taken as already counted.
-        self.level = level
-        self.last_edge = t
-        self.known = True
+        v = self.v
+        v[_LEVEL] = level
+        v[_LAST_EDGE] = t
+        v[_KNOWN] = 1
         if level:
-            self.state = _ACTIVE
-            self.start = t
-            self.acc = self.min_us
-            self.counted = True
+            v[_STATE] = _ACTIVE
+            v[_START] = t
+            v[_ACC] = v[_MIN_US]
+            v[_COUNTED] = 1
         else:
-            self.state = _REST
-            self.counted = False
+            v[_STATE] = _REST
+            v[_COUNTED] = 0
 
     def edge(self, t, level):
         # Returns 1 if this edge completed an event.
-        self.level = level
-        self.last_edge = t
-        st = self.state
+        v = self.v
+        v[_LEVEL] = level
+        v[_LAST_EDGE] = t
+        st = v[_STATE]
         if st == _REST:
             if level:
-                self.state = _ACTIVE
-                self.start = t
-                self.acc = 0
-                self.counted = False
+                v[_STATE] = _ACTIVE
+                v[_START] = t
+                v[_ACC] = 0
+                v[_COUNTED] = 0
             return 0
         if st == _ACTIVE:
             if not level:
-                self.acc += ticks_diff(t, self.start)
-                self.state = _GAP
-                self.gap_start = t
-                if not self.counted and self.acc >= self.min_us:
-                    self.counted = True
-                    self.count += 1
+                acc = v[_ACC] + ticks_diff(t, v[_START])
+                # Only ever compared with min_us and act_us: capped, so that
+                # a line chattering for half an hour still fits its slot.
+                v[_ACC] = acc if acc < _AGE_US else _AGE_US
+                v[_STATE] = _GAP
+                v[_GAP_START] = t
+                if not v[_COUNTED] and acc >= v[_MIN_US]:
+                    v[_COUNTED] = 1
+                    v[_COUNT] += 1
                     return 1
             return 0
         if level:                               # _GAP
-            if ticks_diff(t, self.gap_start) < self.gap_us:
-                self.state = _ACTIVE             # bounce/chatter: same interruption
-                self.start = t
+            if ticks_diff(t, v[_GAP_START]) < v[_GAP_US]:
+                v[_STATE] = _ACTIVE             # bounce/chatter: same interruption
+                v[_START] = t
             else:
                 self._end_gap()
-                self.state = _ACTIVE
-                self.start = t
-                self.acc = 0
-                self.counted = False
+                v[_STATE] = _ACTIVE
+                v[_START] = t
+                v[_ACC] = 0
+                v[_COUNTED] = 0
         return 0
 
     def _end_gap(self):
-        if self.counted or self.acc >= self.act_us:
-            self.stirred = True
-            if not self.counted and self.kind != "circle":
-                self.odd += 1
+        v = self.v
+        if v[_COUNTED] or v[_ACC] >= v[_ACT_US]:
+            v[_STIRRED] = 1
+            if not v[_COUNTED] and self.kind != "circle":
+                v[_ODD] += 1
         else:
-            self.glitches += 1
-        self.state = _REST
+            v[_GLITCHES] += 1
+        v[_STATE] = _REST
 
     def poll(self, now):
         # Time-based decisions. Returns 1 if an event was counted now.
-        if ticks_diff(now, self.last_edge) > _AGE_US:
-            self.last_edge = ticks_add(now, -_AGE_US)
-        st = self.state
-        if st == _ACTIVE and self.counted and ticks_diff(now, self.start) > _AGE_US:
-            self.start = ticks_add(now, -_AGE_US)       # only ever compared once counted
+        v = self.v
+        if ticks_diff(now, v[_LAST_EDGE]) > _AGE_US:
+            v[_LAST_EDGE] = ticks_add(now, -_AGE_US)
+        st = v[_STATE]
+        if st == _ACTIVE and v[_COUNTED] and ticks_diff(now, v[_START]) > _AGE_US:
+            v[_START] = ticks_add(now, -_AGE_US)       # only ever compared once counted
         if st == _ACTIVE:
-            if not self.counted and self.acc + ticks_diff(now, self.start) >= self.min_us:
-                self.counted = True
-                self.count += 1
+            if not v[_COUNTED] and v[_ACC] + ticks_diff(now, v[_START]) >= v[_MIN_US]:
+                v[_COUNTED] = 1
+                v[_COUNT] += 1
                 return 1
-        elif st == _GAP and ticks_diff(now, self.gap_start) >= self.gap_us:
+        elif st == _GAP and ticks_diff(now, v[_GAP_START]) >= v[_GAP_US]:
             self._end_gap()
         return 0
 
     def undecided(self):
         # An interruption is under way that may still become an event, or has
         # just ended and may turn out to be activity (once gap_us has passed).
-        if not self.known:
+        v = self.v
+        if not v[_KNOWN]:
             return False
-        return self.state == _GAP or (self.state == _ACTIVE and not self.counted)
+        return v[_STATE] == _GAP or (v[_STATE] == _ACTIVE and not v[_COUNTED])
 
     def deadline_us(self, now):
         # Microseconds until poll() has something to decide, or -1.
-        st = self.state
-        if st == _ACTIVE and not self.counted:
-            return max(0, self.min_us - self.acc - ticks_diff(now, self.start))
+        v = self.v
+        st = v[_STATE]
+        if st == _ACTIVE and not v[_COUNTED]:
+            return max(0, v[_MIN_US] - v[_ACC] - ticks_diff(now, v[_START]))
         if st == _GAP:
-            return max(0, self.gap_us - ticks_diff(now, self.gap_start))
+            return max(0, v[_GAP_US] - ticks_diff(now, v[_GAP_START]))
         return -1
 
     def resting_for_us(self, now):
         # How long the line has been at rest (in place / clear), or -1 if active.
-        if not self.known or self.level:
+        v = self.v
+        if not v[_KNOWN] or v[_LEVEL]:
             return -1
-        return ticks_diff(now, self.last_edge)
+        return ticks_diff(now, v[_LAST_EDGE])
 
 
 class Expander:
@@ -239,7 +264,7 @@ class Table:
     def _down(self, x, now):
         for ln in x.lines:
             if ln is not None:
-                ln.known = False
+                ln.v[_KNOWN] = 0
         x.retry_at = ticks_add(now, self.retry_us)
         if not x.reported:
             x.reported = True
@@ -254,7 +279,7 @@ class Table:
     def _up(self, x, now):
         for ln in x.lines:
             if ln is not None:
-                ln.known = True
+                ln.v[_KNOWN] = 1
         if x.reported:
             x.reported = False
             self._publish(("fault", "expander_ok", x.name))
@@ -276,23 +301,23 @@ class Table:
     def mark_noise(self):
         # The start of a turn for doubtful().
         for name in self.lines:
-            ln = self.lines[name]
-            ln.g_mark = ln.glitches
-            ln.o_mark = ln.odd
+            v = self.lines[name].v
+            v[_G_MARK] = v[_GLITCHES]
+            v[_O_MARK] = v[_ODD]
 
     def doubtful(self):
         # The first line that, since mark_noise(), saw an interruption of a
         # length no event and no glitch has, or more glitches than the
         # envelope allows in a turn (hardware/sensing-envelope.md); or None.
         for name in self.lines:
-            ln = self.lines[name]
-            if ln.odd != ln.o_mark or ln.glitches - ln.g_mark >= self.doubt_glitches:
+            v = self.lines[name].v
+            if v[_ODD] != v[_O_MARK] or v[_GLITCHES] - v[_G_MARK] >= self.doubt_glitches:
                 return name
         return None
 
     def line_ok(self, name):
         ln = self.lines.get(name)
-        return ln is not None and ln.known
+        return ln is not None and ln.v[_KNOWN] == 1
 
     # ---- the task ------------------------------------------------------
 
@@ -366,13 +391,14 @@ class Table:
         now = ticks_us()
         for name in self.lines:
             ln = self.lines[name]
-            if ln.known:
+            v = ln.v
+            if v[_KNOWN]:
                 if ln.poll(now):
                     self._event(ln, now)
-                if ln.stirred:
+                if v[_STIRRED]:
                     # Something moved without making an event: not quiet yet.
-                    ln.stirred = False
-                    self._activity(ln.gap_start)
+                    v[_STIRRED] = 0
+                    self._activity(v[_GAP_START])
                 d = ln.deadline_us(now)
                 if 0 <= d < wait:
                     wait = d
@@ -419,7 +445,7 @@ class Table:
         # True if the line has been at rest (object in place / beam clear) for
         # ms, False if not, None if it cannot be known (chip down).
         ln = self.lines.get(name)
-        if ln is None or not ln.known:
+        if ln is None or not ln.v[_KNOWN]:
             return None
         r = ln.resting_for_us(ticks_us())
         return r >= ms * 1000
@@ -428,7 +454,7 @@ class Table:
         # Milliseconds until resting(name, ms) can become true without a new
         # edge, or -1 if the line is active (or unknown).
         ln = self.lines.get(name)
-        if ln is None or not ln.known:
+        if ln is None or not ln.v[_KNOWN]:
             return -1
         r = ln.resting_for_us(ticks_us())
         if r < 0:
@@ -438,7 +464,7 @@ class Table:
 
     def active(self, name):
         ln = self.lines.get(name)
-        return ln is not None and ln.known and ln.level == 1
+        return ln is not None and ln.v[_KNOWN] == 1 and ln.v[_LEVEL] == 1
 
     def wake(self):
         self.changed.set()

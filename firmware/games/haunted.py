@@ -21,10 +21,10 @@
 
 import asyncio
 
+from devices.table import TurnWindow
 from rules.errors import RuleError
 from rules.haunted_house import HauntedHouse
 from rules.haunted_house_cfg import HHConfig
-from devices.table import TurnWindow
 from ram import unload
 
 SAVE_NAME = "haunted-house"
@@ -38,21 +38,19 @@ _FLIGHT = [("confirm",), _ADD]
 _CONFIRM = [("confirm",)]
 
 
-def create(app):
-    from devices.haunted_build import build_haunted
-    from games.decide import Decider
-    # The ids of monsters, spots, realms and clues are kept all game: interned.
-    data = app.read_json("data/haunted-house.json", intern=True)
+def _rare(name, *args):
+    # Runs games.haunted_rare.<name>(*args): building the controller and
+    # starting or resuming a game are loaded for the call and dropped again, so
+    # on the board they cost no RAM during play.
+    import games.haunted_rare as r
     try:
-        build = build_haunted(app.open_board("haunted-house"), data, app.bus, app.settings)
+        return getattr(r, name)(*args)
     finally:
-        unload("devices.haunted_build")     # wiring is done once: not kept in RAM
-    decider = Decider(build.panel, app.bus)
-    c = HauntedController(data, build.table, build.scoreboard, decider, app.bus, app.store,
-                          app.rng, app.settings.get("quiet_ms", 1500), build.place_ms,
-                          build.window_max_ms)
-    c.build = build
-    return c
+        unload("games.haunted_rare")
+
+
+def create(app):
+    return _rare("create", app)
 
 
 async def _stop(task):
@@ -73,48 +71,44 @@ class HauntedController:
     save_name = SAVE_NAME
     min_players = 1
     max_players = 4
+    # Set up by games.haunted_rare.init() (annotations for the type checker:
+    # MicroPython compiles them to nothing).
+    build: object
+    cfg: HHConfig
+    game: HauntedHouse | None
+    window: TurnWindow
+    colours: list
+    spot_monster: dict
+    realm_opts: list
+    face_opts: list
+    pending: dict
+    refill: list
+    preview: tuple | None
+    entering: int
+    fault: bool
+    hit_now: list
+    taken_now: list
+    circles: int
+    holes: list
+    hole_lost: list
+    turns: int
+    answer: tuple | None
+    _blind: bool
+    _downs: int
+    _saved: dict
+    windows: dict
+    sensing: bool
 
     def __init__(self, data, table, scoreboard, decider, bus, store, rng, quiet_ms=1500,
                  place_ms=300, window_max_ms=30000):
-        self.build = None
-        self.cfg = HHConfig(data)   # `data` (the JSON) is not kept: ~8 KB of RAM
         self.table = table
         self.scoreboard = scoreboard
         self.decider = decider
         self.bus = bus
         self.store = store
         self.rng = rng
-        self.colours = list(data["colours"])
         self.place_ms = place_ms
-        self.window = TurnWindow(table, quiet_ms, window_max_ms)
-        self.spot_monster = {}
-        for m in self.cfg.monsters:
-            for lv in self.cfg.levels:
-                self.spot_monster[self.cfg.mspot[m][lv]] = m
-        self.realm_opts = [("realm", "none", 1)]
-        for r in self.cfg.realm_ids:
-            self.realm_opts.append(("realm", r, self.cfg.realms[r]))
-        self.face_opts = [("face", f) for f in range(1, self.cfg.faces + 1)] + [("lost",)]
-        self.game = None
-        self.pending = {}       # monster -> spot it must be put on
-        self.refill = []        # clue spots waiting for a new clue
-        self.preview = None     # (player, highlighted option) for the displays
-        self.entering = -1      # player whose dice are being entered
-        self.fault = False
-        self.hit_now = []       # monsters hit in this window
-        self.taken_now = []     # clue spots taken in this window
-        self.circles = 0        # circle entries seen in this window
-        self.holes = []         # hole beams seen in this window
-        self.hole_lost = []     # per player: dice reported through holes this round
-        self.turns = 0
-        self.answer = None      # the last prompt's answer
-        self._blind = False     # an expander was down during the last window
-        self._downs = 0         # the table's outage count when the window opened
-        self._saved = {"game": None, "rng": None, "hole_lost": None}
-        self.windows = {"quiet": 0, "confirm": 0, "timeout": 0}
-        self.sensing = False    # a turn's sensor window is open (sensors_live)
-        decider.on_highlight = self._highlight
-        bus.subscribe(self._watch)
+        _rare("init", self, data, quiet_ms, window_max_ms)
 
     # ---- setup -----------------------------------------------------------
 
@@ -125,29 +119,10 @@ class HauntedController:
         return self.game.to_public_dict() if self.game is not None else None
 
     def new_game(self, players, start=0, options=None):
-        self.game = HauntedHouse(self.cfg, players, rng=self.rng, start=start)
-        self.hole_lost = [0] * self.game.n
-        self.bus.publish(("game", "haunted-house", self.game.n, start))
-        for e in self.game.setup_effects():
-            self.bus.publish(e)
-        self._expect_all()
-        self.save()
-        self.render()
+        _rare("new_game", self, players, start, options)
 
     def resume(self, saved):
-        game = HauntedHouse.from_dict(self.cfg, saved.get("game"))
-        rng_state = saved.get("rng")
-        if isinstance(rng_state, dict):
-            from rules.rng import Rng
-            self.rng = Rng.from_dict(rng_state)
-        holes = saved.get("hole_lost")
-        if not isinstance(holes, list) or len(holes) != game.n:
-            holes = [0] * game.n
-        self.game = game
-        self.hole_lost = list(holes)
-        self.bus.publish(("resumed", "haunted-house", game.n, game.active))
-        self._expect_all()
-        self.render()
+        _rare("resume", self, saved)
 
     def save(self):
         # state_view(): the engine's state without copying its lists; the outer
@@ -157,15 +132,6 @@ class HauntedController:
         s["rng"] = self.rng.to_dict()
         s["hole_lost"] = self.hole_lost
         self.store.save(SAVE_NAME, s)
-
-    def _expect_all(self):
-        # Before play (new or resumed game): every monster and every clue must
-        # stand where the rules have them.
-        g = self.game
-        self.pending = {}
-        for m in self.cfg.monsters:
-            self.pending[m] = g.monster_spot(m)
-        self.refill = [s for s in self.cfg.clue_spots if g.spots[s] is not None]
 
     # ---- helpers ---------------------------------------------------------
 

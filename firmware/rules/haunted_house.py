@@ -32,6 +32,12 @@ from rules.errors import RuleError, CHANCE
 from rules.haunted_house_cfg import HHConfig
 from ram import unload
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
 GAME = "haunted-house"
 STATE_VERSION = 1
 LAUNCH = "launch"
@@ -44,80 +50,75 @@ LOSSES = ("hole", "off_table")
 STATE_KEYS = ("colours", "first", "round", "phase", "active", "turn_regular", "turn_launches",
               "dice_left", "summoned", "due", "on_table", "entries", "monsters", "hits",
               "rounds", "deck", "spots", "clues")
+# A refused action's message, by its number in rules.haunted_house_rare.MESSAGES.
+_E_ACTION = const(0)
+_E_OVER = const(1)
+_E_DIE_RESULT = const(2)
+_E_UNKNOWN = const(4)
+_E_SIZE = const(5)
+_E_PHASE = const(6)
+_E_PLAYER = const(7)
+_E_NOT_ON = const(8)
+_E_NO_ENTRY = const(9)
+_E_NO_LAUNCH = const(10)
+_E_MONSTER = const(11)
+_E_SPOT = const(12)
+_E_EMPTY = const(13)
+_E_FACE = const(14)
+_E_REALM = const(15)
 
 
-def _is_int(x):
-    return type(x) is int
+def _rare(name, *args):
+    # Runs rules.haunted_house_rare.<name>(*args): what a turn never needs
+    # (setup, round scoring, the game's end, copies of the state, the messages)
+    # is loaded for the call and dropped again, so on the board it costs no
+    # RAM during play.
+    import rules.haunted_house_rare as r
+    try:
+        return getattr(r, name)(*args)
+    finally:
+        unload("rules.haunted_house_rare")
 
 
-def _player_colours(cfg, players):
-    if _is_int(players):
-        if not cfg.min_players <= players <= cfg.max_players:
-            raise RuleError("players must be %d..%d" % (cfg.min_players, cfg.max_players))
-        return cfg.colours[:players]
-    if not isinstance(players, (list, tuple)):
-        raise RuleError("players: a count or a list of colours")
-    out = []
-    for c in players:
-        if c not in cfg.colours or c in out:
-            raise RuleError("bad or repeated colour %r" % (c,))
-        out.append(c)
-    if not cfg.min_players <= len(out) <= cfg.max_players:
-        raise RuleError("players must be %d..%d" % (cfg.min_players, cfg.max_players))
-    return out
-
-
-def _copy(x):
-    # A copy of nested lists and dicts (their other values are immutable).
-    if isinstance(x, list):
-        return [_copy(y) for y in x]
-    if isinstance(x, dict):
-        d = {}
-        for k in x:
-            d[k] = _copy(x[k])
-        return d
-    return x
+def _bad(i, args=None):
+    # The RuleError of a refused action, its text looked up in the rare module.
+    import rules.haunted_house_rare as r
+    m = r.MESSAGES[i]
+    unload("rules.haunted_house_rare")
+    return RuleError(m if args is None else m % args)
 
 
 class HauntedHouse:
     # config: dict from haunted-house.json (or an HHConfig); players: count or
     # colour list in clockwise seat order; exactly one of rng (rules.rng.Rng,
     # shuffles the clue deck) or deck (explicit draw order); start: first player.
+    # The state, set up by rules.haunted_house_rare.setup() (these annotations
+    # are for the type checker: MicroPython compiles them to nothing).
+    cfg: HHConfig
+    colours: list
+    n: int
+    first: int
+    round: int
+    phase: str
+    active: int
+    turn_regular: bool
+    turn_launches: int
+    dice_left: list
+    summoned: list
+    due: list
+    on_table: list
+    entries: list
+    monsters: dict
+    hits: list
+    rounds: list
+    deck: list
+    spots: dict
+    clues: list
+    winners: list
+    _view: dict | None
+
     def __init__(self, config, players, rng=None, deck=None, start=0):
-        cfg = config if isinstance(config, HHConfig) else HHConfig(config)
-        colours = _player_colours(cfg, players)
-        n = len(colours)
-        if not _is_int(start) or not 0 <= start < n:
-            raise RuleError("start player must be 0..%d" % (n - 1))
-        if (rng is None) == (deck is None):
-            raise RuleError("pass exactly one of rng or deck")
-        if deck is None:
-            order = list(cfg.deck)
-            rng.shuffle(order)
-        else:
-            from rules.haunted_house_state import check_deck
-            order = check_deck(cfg, deck)
-        self.cfg = cfg
-        self._view = None       # see state_view()
-        self.colours = colours
-        self.n = n
-        self.first = start
-        self.round = 1
-        self.deck = order
-        self.spots = {}
-        for s in cfg.clue_spots:
-            self.spots[s] = None
-        self._refill()
-        self.monsters = {}
-        for m in cfg.monsters:
-            self.monsters[m] = cfg.home[m]
-        self._reset_dice()
-        self.hits = [self._empty()]
-        self.rounds = []
-        self.clues = self._empty()
-        self.winners = []
-        self.active = -1
-        self._begin_turn(start)
+        _rare("setup", self, config, players, rng, deck, start)
 
     # ---- queries ---------------------------------------------------------
 
@@ -140,10 +141,7 @@ class HauntedHouse:
         return self.phase == OVER
 
     def round_start_player(self, rnd=None):
-        r = self.round if rnd is None else rnd
-        if self.cfg.rotate:
-            return (self.first + r - 1) % self.n
-        return self.first
+        return _rare("round_start_player", self, rnd)
 
     def round_total(self, rnd, p):
         row = self.rounds[rnd - 1][p]
@@ -212,12 +210,12 @@ class HauntedHouse:
         # Every branch checks first and changes state only once the action is
         # known to be legal, so a RuleError leaves the game untouched.
         if not isinstance(action, (tuple, list)) or not action:
-            raise RuleError("action must be a non-empty tuple")
+            raise _bad(_E_ACTION)
         a = tuple(action)
         name = a[0]
         ph = self.phase
         if ph == OVER:
-            raise RuleError("the game is over")
+            raise _bad(_E_OVER)
         if name == "launch":
             self._need(a, 1, LAUNCH)
             return self._launch()
@@ -236,7 +234,7 @@ class HauntedHouse:
             return [("die_lost", o, name)]
         if name == "die_result":
             if len(a) not in (3, 4):
-                raise RuleError("die_result takes player, face[, realm]")
+                raise _bad(_E_DIE_RESULT)
             self._need(a, len(a), TALLY)
             return self._die_result(a)
         if name == "die_lost":
@@ -246,33 +244,30 @@ class HauntedHouse:
             return [("die_lost", p, "round_end")]
         if name == "score_round":
             self._need(a, 1, TALLY)
-            for p in range(self.n):
-                if self.dice_to_enter(p) > 0:
-                    raise RuleError("%d dice of player %d not entered" % (self.dice_to_enter(p), p))
-            return self._score_round()
-        raise RuleError("unknown action %r" % (name,))
+            return _rare("score_round", self)
+        raise _bad(_E_UNKNOWN, (name,))
 
     def _need(self, a, size, phase):
         if len(a) != size:
-            raise RuleError("%s takes %d arguments" % (a[0], size - 1))
+            raise _bad(_E_SIZE, (a[0], size - 1))
         if self.phase != phase:
-            raise RuleError("%s is not allowed in phase %s" % (a[0], self.phase))
+            raise _bad(_E_PHASE, (a[0], self.phase))
 
     def _player(self, p):
-        if not _is_int(p) or not 0 <= p < self.n:
-            raise RuleError("no player %r" % (p,))
+        if type(p) is not int or not 0 <= p < self.n:
+            raise _bad(_E_PLAYER, (p,))
         return p
 
     def _player_on_table(self, p):
         self._player(p)
         if self.on_table[p] <= 0:
-            raise RuleError("player %d has no die on the machine" % p)
+            raise _bad(_E_NOT_ON, p)
         return p
 
     def _player_to_enter(self, p):
         self._player(p)
         if self.dice_to_enter(p) <= 0:
-            raise RuleError("player %d has no die left to enter" % p)
+            raise _bad(_E_NO_ENTRY, p)
         return p
 
     def _launch(self):
@@ -285,7 +280,7 @@ class HauntedHouse:
             self.due[p] -= 1
             kind = "summoned"
         else:
-            raise RuleError("player %d has no die to launch" % p)
+            raise _bad(_E_NO_LAUNCH, p)
         self.on_table[p] += 1
         self.turn_launches += 1
         self.phase = FLIGHT
@@ -293,7 +288,7 @@ class HauntedHouse:
 
     def _monster_hit(self, m):
         if not isinstance(m, str) or m not in self.monsters:
-            raise RuleError("no monster %r" % (m,))
+            raise _bad(_E_MONSTER, (m,))
         p = self.active
         frm = self.monsters[m]
         to = self.cfg.next_level[frm]
@@ -314,10 +309,10 @@ class HauntedHouse:
 
     def _clue_taken(self, s):
         if not isinstance(s, str) or s not in self.spots:
-            raise RuleError("no clue spot %r" % (s,))
+            raise _bad(_E_SPOT, (s,))
         v = self.spots[s]
         if v is None:
-            raise RuleError("clue spot %s is empty" % s)
+            raise _bad(_E_EMPTY, s)
         p = self.active
         self.spots[s] = None
         self.clues[p].append(v)
@@ -354,106 +349,22 @@ class HauntedHouse:
     def _die_result(self, a):
         p = self._player_to_enter(a[1])
         f = a[2]
-        if not _is_int(f) or not 1 <= f <= self.cfg.faces:
-            raise RuleError("bad face %r" % (f,))
+        if type(f) is not int or not 1 <= f <= self.cfg.faces:
+            raise _bad(_E_FACE, (f,))
         realm = None
         mult = 1
         if len(a) == 4:
             realm = a[3]
             if not isinstance(realm, str) or realm not in self.cfg.realms:
-                raise RuleError("no haunted realm %r" % (realm,))
+                raise _bad(_E_REALM, (realm,))
             mult = self.cfg.realms[realm]
         self.entries[p].append([f, realm])
         return [("die_scored", p, f, mult, f * mult)]
-
-    def _dice_points(self, p):
-        t = 0
-        for e in self.entries[p]:
-            if e is not None:
-                t += e[0] * (self.cfg.realms[e[1]] if e[1] is not None else 1)
-        return t
-
-    def _score_round(self):
-        r = self.round
-        out = []
-        row = []
-        for p in range(self.n):
-            d = self._dice_points(p)
-            m = self.cfg.mscores[len(self.hits[r - 1][p])]
-            row.append([d, m])
-            out.append(("round_scored", r, p, d, m, d + m))
-        self.rounds.append(row)
-        if r >= self.cfg.rounds:
-            return out + self._finish()
-        out.append(("collect_dice",))
-        for m in self.cfg.monsters:
-            lv = self.monsters[m]
-            home = self.cfg.home[m]
-            if lv != home:
-                self.monsters[m] = home
-                out.append(("monster_home", m, lv, home, self.cfg.mspot[m][home]))
-        self._reset_dice()
-        out += self._refill()
-        self.round = r + 1
-        self.hits.append(self._empty())
-        q = self.round_start_player()
-        out.append(("round_start", self.round, q))
-        return out + self._begin_turn(q)
-
-    def _finish(self):
-        self.phase = OVER
-        self.active = -1
-        self.turn_regular = False
-        self.turn_launches = 0
-        z = [0] * self.n
-        self.dice_left = list(z)
-        self.summoned = list(z)
-        self.due = list(z)
-        self.on_table = list(z)
-        self.entries = self._empty()
-        self.winners = self._compute_winners()
-        out = []
-        for p in range(self.n):
-            out.append(("clues_revealed", p, tuple(self.clues[p]), self.clue_total(p)))
-        totals = self.final_scores()
-        last = len(self.rounds)
-        for p in range(self.n):
-            out.append(("final_score", p, totals[p], self.round_total(last, p)))
-        out.append(("game_over", tuple(self.winners)))
-        return out
-
-    def _compute_winners(self):
-        # Most points wins; a tie goes to the most points in the final round;
-        # players still level share the win.
-        totals = self.final_scores()
-        best = max(totals)
-        tied = [p for p in range(self.n) if totals[p] == best]
-        if len(tied) > 1:
-            last = len(self.rounds)
-            lb = max([self.round_total(last, p) for p in tied])
-            tied = [p for p in tied if self.round_total(last, p) == lb]
-        return tied
 
     # ---- helpers ---------------------------------------------------------
 
     def _empty(self):
         return [[] for _ in range(self.n)]
-
-    def _reset_dice(self):
-        n = self.n
-        self.dice_left = [self.cfg.dice] * n
-        self.summoned = [0] * n
-        self.due = [0] * n
-        self.on_table = [0] * n
-        self.entries = self._empty()
-
-    def _refill(self):
-        out = []
-        for s in self.cfg.clue_spots:
-            if self.spots[s] is None and self.deck:
-                self.spots[s] = self.deck.pop(0)
-                out.append(("clue_placed", s))
-        return out
 
     def _begin_turn(self, p):
         self.active = p
@@ -464,14 +375,7 @@ class HauntedHouse:
 
     def setup_effects(self):
         # What the players place before the first launch (prompts for the table).
-        out = []
-        for m in self.cfg.monsters:
-            out.append(("monster_home", m, self.monsters[m], self.monsters[m], self.monster_spot(m)))
-        for s in self.cfg.clue_spots:
-            if self.spots[s] is not None:
-                out.append(("clue_placed", s))
-        out.append(("turn", self.active, self.round))
-        return out
+        return _rare("setup_effects", self)
 
     # ---- persistence -----------------------------------------------------
 
@@ -488,33 +392,15 @@ class HauntedHouse:
 
     def to_dict(self):
         # An independent copy of the state (JSON-serialisable).
-        return _copy(self.state_view())
+        return _rare("to_dict", self)
 
     def to_public_dict(self):
-        # Everything a spectator may see (the host's "state", which a host may
-        # poll ten times a second: so here, not in a module loaded per call).
-        # Clue values stay hidden until the end.
-        d = self.to_dict()
-        del d["deck"]
-        d["deck_left"] = len(self.deck)
-        spots = {}
-        for s in self.spots:
-            spots[s] = self.spots[s] is not None
-        d["spots"] = spots
-        d["clue_counts"] = [len(c) for c in self.clues]
-        if self.phase != "over":
-            del d["clues"]
-        d["scores"] = [self.score(p) for p in range(self.n)]
-        d["winners"] = list(self.winners)
-        return d
+        # Everything a spectator may see (the host's "state"); clue values stay
+        # hidden until the end.
+        return _rare("to_public_dict", self)
 
     @classmethod
     def from_dict(cls, config, d):
         # Validates and rebuilds a saved game (once per boot: the checks are
         # loaded for it and dropped again).
-        from rules.haunted_house_state import load
-        try:
-            return load(cls, config, d)
-        finally:
-            unload("rules.haunted_house_state")
-
+        return _rare("from_dict", cls, config, d)

@@ -73,10 +73,6 @@ def parse(d):
     deck = d["clue_deck"]
     for v in deck:
         _int(v, 0, 1000, "clue value")
-    best = 1
-    for r in realm_ids:
-        if realms[r] > best:
-            best = realms[r]
     return {
         "colours": list(colours), "max_players": max_players,
         "min_players": _int(d["min_players"], 1, max_players, "min_players"),
@@ -85,7 +81,20 @@ def parse(d):
         "monsters": monsters, "home": home, "mspot": mspot, "mscores": list(ms),
         "holes": _ids(d["holes"], "hole"), "realm_ids": realm_ids, "realms": realms,
         "clue_spots": _ids(d["clue_spots"], "clue spot"), "deck": list(deck),
-        "deck_sorted": sorted(deck),
-        # Upper bound of one player's dice points in a round (for state checks).
-        "max_dice_points": (dice + limit) * faces * best,
     }
+
+
+def fill(cfg, d):
+    # HHConfig.__init__: the fields of cfg from the JSON dict d.
+    if not isinstance(d, dict):
+        raise RuleError("config must be a dict")
+    err = None
+    try:
+        p = parse(d)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        err = e
+    if err is not None:
+        # Raised outside the handler: no exception chaining on MicroPython.
+        raise RuleError("bad haunted house config: %r" % (err,))
+    for k in p:
+        setattr(cfg, k, p[k])

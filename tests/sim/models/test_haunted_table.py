@@ -101,7 +101,7 @@ def test_line_bouncing_knock_is_one_hit():
         got += ln.edge(t + 1500, 0)
         t += 1700
     got += ln.poll(t + 6000)
-    assert got == 1 and ln.count == 1 and ln.glitches == 0
+    assert got == 1 and ln.counts() == (1, 0, 0)
 
 
 def test_line_short_glitches_never_add_up():
@@ -111,7 +111,7 @@ def test_line_short_glitches_never_add_up():
         t = 10000 + k * 1800
         got += ln.edge(t, 1) + ln.edge(t + 800, 0)
     got += ln.poll(30000)
-    assert got == 0 and ln.glitches == 1 and not ln.undecided()
+    assert got == 0 and ln.counts()[1] == 1 and not ln.undecided()
 
 
 def test_line_piece_knocked_out_counts_once_and_stays_active():
@@ -120,7 +120,7 @@ def test_line_piece_knocked_out_counts_once_and_stays_active():
     assert ln.edge(1000, 1) == 0
     assert ln.poll(3500) == 0 and ln.undecided()
     assert ln.poll(4000) == 1
-    assert ln.poll(900000) == 0 and ln.count == 1 and not ln.undecided()
+    assert ln.poll(900000) == 0 and ln.counts()[0] == 1 and not ln.undecided()
     assert ln.resting_for_us(900000) == -1
 
 
@@ -129,18 +129,19 @@ def test_line_active_at_start_is_not_an_event():
     from devices.table import Line
     ln = Line("empty_spot", "spot", 3000, 5000)
     ln.init(1, 0)
-    assert ln.poll(100000) == 0 and ln.count == 0
+    assert ln.poll(100000) == 0 and ln.counts()[0] == 0
 
 
 def test_circle_line_needs_a_resting_die():
     """The Summoning Circle: rolling across is activity, landing inside is an entry."""
     sim_install.install(VirtualClock())
+    from devices import table as T
     from devices.table import Line
     ln = Line("summoning_circle", "circle", 150000, 20000)
     ln.init(0, 0)
     assert ln.edge(1000, 1) == 0 and ln.edge(41000, 0) == 0   # 40 ms: rolled across
-    assert ln.poll(70000) == 0 and ln.stirred and ln.count == 0
-    ln.stirred = False
+    assert ln.poll(70000) == 0 and ln.v[T._STIRRED] and ln.counts()[0] == 0
+    ln.v[T._STIRRED] = 0
     ln.edge(100000, 1)
     assert ln.poll(249000) == 0 and ln.poll(250000) == 1      # 150 ms inside: landed
 
@@ -372,4 +373,4 @@ def test_a_spot_glitch_stretched_by_the_longest_led_write_does_not_count():
     assert b.run(scenario()) is None
     # Stretched to ~3.4 ms it is longer than any glitch: not a hit, but odd
     # (a turn holds the long chain, so this cannot happen inside a window).
-    assert b.table.lines["clue_top_left"].odd == 1
+    assert b.table.lines["clue_top_left"].counts()[2] == 1
