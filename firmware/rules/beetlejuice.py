@@ -36,7 +36,8 @@
 
 from rules.errors import RuleError, CHANCE
 from rules.beetlejuice_cards import (BANISH4, BJ, FEWER_ROLLS, REMOVE_DICE, REPLACE,  # noqa: F401
-                                     Config, is_int as _is_int, sets_feasible)
+                                     Config, count_faces, fits, is_int as _is_int,
+                                     sets_feasible, subset as _subset)
 from ram import unload
 
 try:
@@ -58,23 +59,6 @@ def _tup(x):
     if isinstance(x, list):
         return tuple(x)
     return x
-
-
-_SUBSETS = {}       # mask -> tuple of its bits (see _subset)
-
-
-def _subset(m):
-    # The tuple of the bits set in m, made once per mask (at most 2**slots).
-    t = _SUBSETS.get(m)
-    if t is None:
-        out = []
-        i = 0
-        while m >> i:
-            if m >> i & 1:
-                out.append(i)
-            i += 1
-        t = _SUBSETS[m] = tuple(out)
-    return t
 
 
 def _normalise(action):
@@ -280,12 +264,13 @@ class BeetlejuiceGame:
             if self.slots[i] is not None:
                 occ |= 1 << i
         forb = self._forbid_mask()
+        left = count_faces(self.cfg, faces)
         out = []
         # every subset m of the occupied slots, in the order of counting through
         # them (the order legal_actions() lists "collect" in)
         m = 0
         while True:
-            if sets_feasible(self.cfg, self.slots, faces, forb, m):
+            if fits(self.cfg, self.slots, m, 0, left, forb):
                 out.append(_subset(m))
             if m == occ:
                 return out
@@ -295,9 +280,9 @@ class BeetlejuiceGame:
         # Some face-up card can be scared (then "collect" offers more than the
         # empty set): a feasible set's subsets are feasible, so one card is enough.
         forb = self._forbid_mask()
+        left = count_faces(self.cfg, self.dice)
         for i in range(len(self.slots)):
-            if self.slots[i] is not None and sets_feasible(self.cfg, self.slots, self.dice,
-                                                           forb, 1 << i):
+            if self.slots[i] is not None and fits(self.cfg, self.slots, 1 << i, 0, left, forb):
                 return True
         return False
 

@@ -37,6 +37,24 @@ def is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+_SUBSETS = {}       # mask -> tuple of its bits (see subset)
+
+
+def subset(m):
+    # The tuple of the bits set in m (a set of slots or dice), made once per
+    # mask: at most 2**slots for the slots, 2**dice for the rerolls hosts list.
+    t = _SUBSETS.get(m)
+    if t is None:
+        out = []
+        i = 0
+        while m >> i:
+            if m >> i & 1:
+                out.append(i)
+            i += 1
+        t = _SUBSETS[m] = tuple(out)
+    return t
+
+
 def _find(ids, cid):
     # Index of cid in the sorted tuple ids, or -1.
     lo = 0
@@ -75,7 +93,7 @@ class Config:
         self.bj_ids = p["bj_ids"]           # sorted
         self.rec = p["rec"]                 # bytes per record
         self.data = p["data"]               # the records
-        self._left = bytearray(len(self.symbols))   # scratch for sets_feasible
+        self._left = bytearray(len(self.symbols))   # scratch for count_faces
         self._card = None
 
     def _at(self, cid):
@@ -134,15 +152,23 @@ class Config:
     def effect(self, cid):
         return EFFECTS[self.data[self._rec(cid) + 2]]
 
+    def _bj_rec(self, cid):
+        # _rec for a card asked about as a Beetlejuice card: its ids searched
+        # first (the engine asks these on every check; one search, not two).
+        k = _find(self.bj_ids, cid) if isinstance(cid, str) else -1
+        if k >= 0:
+            return (len(self.house_ids) + k) * self.rec
+        return self._rec(cid)
+
     def effect_count(self, cid, effect):
         # How much Beetlejuice card `cid` adds to effect `effect` (an EFFECTS
         # index): its n for that effect, else 0.
-        o = self._rec(cid)
+        o = self._bj_rec(cid)
         d = self.data
         return d[o + 3] if d[o + 2] == effect else 0
 
     def forbid_mask(self, cid):
-        o = self._rec(cid)
+        o = self._bj_rec(cid)
         d = self.data
         return d[o + 4] if d[o + 2] == FORBID else 0
 
@@ -172,6 +198,14 @@ def sets_feasible(cfg, cards, faces, forbidden, mask=-1):
     # counting for one card only. Residents cannot use forbidden symbols (a list
     # of symbols or a bit mask); the Handbook is not a Resident and may use any
     # symbol. Allocates nothing when `forbidden` is a mask.
+    if not isinstance(forbidden, int):
+        forbidden = cfg.symbol_mask(forbidden)
+    return fits(cfg, cards, mask, 0, count_faces(cfg, faces), forbidden)
+
+
+def count_faces(cfg, faces):
+    # The dice `faces` counted per symbol, in the config's scratch bytearray
+    # (for fits(): count once, then ask about several sets of cards).
     syms = cfg.symbols
     left = cfg._left
     for i in range(len(left)):
@@ -179,12 +213,11 @@ def sets_feasible(cfg, cards, faces, forbidden, mask=-1):
     for f in faces:
         if f in syms:
             left[syms.index(f)] += 1
-    if not isinstance(forbidden, int):
-        forbidden = cfg.symbol_mask(forbidden)
-    return _fits(cfg, cards, mask, 0, left, forbidden)
+    return left
 
 
-def _fits(cfg, cards, mask, k, left, forb):
+def fits(cfg, cards, mask, k, left, forb):
+    # sets_feasible on dice counts `left` (restored on return), from card k on.
     n = len(cards)
     while k < n and (not mask >> k & 1 or cards[k] is None):
         k += 1
@@ -205,7 +238,7 @@ def _fits(cfg, cards, mask, k, left, forb):
         if ok:
             for s in range(ns):
                 left[s] -= d[a + s]
-            fit = _fits(cfg, cards, mask, k + 1, left, forb)
+            fit = fits(cfg, cards, mask, k + 1, left, forb)
             for s in range(ns):
                 left[s] += d[a + s]
             if fit:
