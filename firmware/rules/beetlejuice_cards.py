@@ -55,7 +55,7 @@ def subset(m):
     return t
 
 
-def _find(ids, cid):
+def find(ids, cid):
     # Index of cid in the sorted tuple ids, or -1.
     lo = 0
     hi = len(ids)
@@ -70,29 +70,39 @@ def _find(ids, cid):
 
 class Config:
     # Indexes the JSON card data once; shared by every game built from it.
+    # Declared for the type checker (set by beetlejuice_load.fill; bare
+    # annotations compile to nothing on MicroPython).
+    symbols: tuple
+    names: dict
+    dice: int
+    min_dice: int
+    rolls: int
+    handbook_rolls: int
+    min_rolls: int
+    summon_at: int
+    banish_at: int
+    banish_at_x4: int
+    slots: int
+    target: int
+    expert_target: int
+    min_players: int
+    max_players: int
+    house_ids: tuple
+    bj_ids: tuple
+    rec: int
+    data: bytes
     def __init__(self, d):
-        from rules.beetlejuice_load import parse
-        p = parse(d)
-        unload("rules.beetlejuice_load")
-        self.symbols = p["symbols"]
-        self.names = p["names"]             # long symbol names (host tools)
-        self.dice = p["dice"]
-        self.min_dice = p["min_dice"]
-        self.rolls = p["rolls"]
-        self.handbook_rolls = p["handbook_rolls"]
-        self.min_rolls = p["min_rolls"]
-        self.summon_at = p["summon_at"]
-        self.banish_at = p["banish_at"]
-        self.banish_at_x4 = p["banish_at_x4"]
-        self.slots = p["slots"]
-        self.target = p["target"]
-        self.expert_target = p["expert_target"]
-        self.min_players = p["min_players"]
-        self.max_players = p["max_players"]
-        self.house_ids = p["house_ids"]     # sorted
-        self.bj_ids = p["bj_ids"]           # sorted
-        self.rec = p["rec"]                 # bytes per record
-        self.data = p["data"]               # the records
+        # Parsed and checked by beetlejuice_load (once per boot, then dropped);
+        # the attributes it sets: symbols, names (long symbol names, host
+        # tools), dice, min_dice, rolls, handbook_rolls, min_rolls, summon_at,
+        # banish_at, banish_at_x4, slots, target, expert_target, min_players,
+        # max_players, house_ids and bj_ids (sorted), rec (bytes per record),
+        # data (the records).
+        from rules.beetlejuice_load import fill
+        try:
+            fill(self, d)
+        finally:
+            unload("rules.beetlejuice_load")
         self._left = bytearray(len(self.symbols))   # scratch for count_faces
         self._card = None
 
@@ -101,23 +111,13 @@ class Config:
         # sorted id tuples (records are in the same order): no index dict.
         if not isinstance(cid, str):
             return -1
-        k = _find(self.house_ids, cid)
+        k = find(self.house_ids, cid)
         if k >= 0:
             return k * self.rec
-        k = _find(self.bj_ids, cid)
+        k = find(self.bj_ids, cid)
         if k >= 0:
             return (len(self.house_ids) + k) * self.rec
         return -1
-
-    def canon(self, cid):
-        # The config's own string for a card id (a restored game's lists then
-        # share it rather than hold copies); anything else unchanged.
-        o = self._at(cid)
-        if o < 0:
-            return cid
-        k = o // self.rec
-        nh = len(self.house_ids)
-        return self.house_ids[k] if k < nh else self.bj_ids[k - nh]
 
     def _rec(self, cid):
         o = self._at(cid)
@@ -155,7 +155,7 @@ class Config:
     def _bj_rec(self, cid):
         # _rec for a card asked about as a Beetlejuice card: its ids searched
         # first (the engine asks these on every check; one search, not two).
-        k = _find(self.bj_ids, cid) if isinstance(cid, str) else -1
+        k = find(self.bj_ids, cid) if isinstance(cid, str) else -1
         if k >= 0:
             return (len(self.house_ids) + k) * self.rec
         return self._rec(cid)
