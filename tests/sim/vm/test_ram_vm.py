@@ -21,7 +21,8 @@ pytestmark = pytest.mark.skipif(not vm_available(), reason="MicroPython VM not i
 DROPPED = ["board", "games.registry", "startup", "games.settings_schema", "protocol_commands",
            "devices.roller_build", "devices.haunted_build", "devices.companion_build",
            "rules.roller_ghoster_state", "rules.haunted_house_state", "rules.haunted_house_load",
-           "rules.beetlejuice_load", "rules.beetlejuice_state"]
+           "rules.beetlejuice_load", "rules.beetlejuice_state", "rules.beetlejuice_rare",
+           "games.beetlejuice_setup"]
 
 _BUILD = {}
 
