@@ -105,12 +105,26 @@ class Config:
             unload("rules.beetlejuice_load")
         self._left = bytearray(len(self.symbols))   # scratch for count_faces
         self._card = None
+        self._ix = None
+
+    def index_ids(self):
+        # For hosts (bots, statistics): look cards up in a dict {id: offset}
+        # instead of by binary search. Faster, and ~3 KB more RAM: the board
+        # never calls this. The answers are the same.
+        if self._ix is None:
+            ix = {}
+            for cid in self.house_ids + self.bj_ids:
+                ix[cid] = self._at(cid)
+            self._ix = ix
 
     def _at(self, cid):
         # Offset of the card's record in `data`, or -1. Binary search in the
-        # sorted id tuples (records are in the same order): no index dict.
+        # sorted id tuples (records are in the same order): no index dict on
+        # the board (see index_ids).
         if not isinstance(cid, str):
             return -1
+        if self._ix is not None:
+            return self._ix.get(cid, -1)
         k = find(self.house_ids, cid)
         if k >= 0:
             return k * self.rec
@@ -155,7 +169,7 @@ class Config:
     def _bj_rec(self, cid):
         # _rec for a card asked about as a Beetlejuice card: its ids searched
         # first (the engine asks these on every check; one search, not two).
-        k = find(self.bj_ids, cid) if isinstance(cid, str) else -1
+        k = find(self.bj_ids, cid) if isinstance(cid, str) and self._ix is None else -1
         if k >= 0:
             return (len(self.house_ids) + k) * self.rec
         return self._rec(cid)

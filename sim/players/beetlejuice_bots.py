@@ -62,13 +62,8 @@ class _Memo:
         self.value: dict[str, float] = {}
         self.needs: dict[tuple, list] = {}
         self.cards: dict[str, tuple] = {}
-        # (face-up cards, forbidden mask, dice counts per symbol) -> the
-        # feasible sets as (slot mask, value) pairs (see _feasible_values)
-        self.sets: dict[tuple, list] = {}
         # (a set of face-up cards, forbidden mask) -> best_plan's target (_target)
         self.targets: dict[tuple, tuple] = {}
-        # (cards, forbidden mask, dice counts per symbol) -> can they be scared together
-        self.scares: dict[tuple, bool] = {}
 
 
 _MEMOS: "weakref.WeakKeyDictionary[Config, _Memo]" = weakref.WeakKeyDictionary()
@@ -167,46 +162,6 @@ def feasible_sets(game: BeetlejuiceGame, faces: list | tuple | None = None) -> l
 _SUBSETS: dict[int, tuple[int, ...]] = {}   # mask -> the indexes of its set bits
 
 
-def _feasible_values(cfg: Config, memo: _Memo, slots: tuple, forb: int, left: list) -> list:
-    """The sets of face-up cards (`slots`, as a tuple) the dice counts `left`
-    (one per symbol) can scare together, as (slot mask, summed card value)
-    pairs, in the order of feasible_sets (the empty set first); remembered per
-    cards, forbidden symbols and counts (the caller must not change the list).
-    The cards' values must be in memo.value (HeuristicBot.card_value)."""
-    key = (slots, forb, tuple(left))
-    out = memo.sets.get(key)
-    if out is not None:
-        return out
-    if len(memo.sets) >= _Memo.LIMIT:
-        memo.sets.clear()
-    occ = 0
-    for i in range(len(slots)):
-        if slots[i] is not None:
-            occ |= 1 << i
-    recs = [None if c is None else _card(cfg, memo, c) for c in slots]
-    values = memo.value
-    ok = {0}
-    out = [(0, 0)]
-    m = (0 - occ) & occ
-    while m:
-        sub = _SUBSETS.get(m)
-        if sub is None:
-            sub = _SUBSETS[m] = tuple(i for i in range(m.bit_length()) if m >> i & 1)
-        for i in sub:
-            if m ^ (1 << i) not in ok:
-                break
-        else:
-            if _fits([recs[i] for i in sub], 0, left, forb):
-                ok.add(m)
-                # summed in slot order, as _set_value does
-                out.append((m, sum(values[slots[i]] for i in sub)))
-        if m == occ:
-            break
-        m = (m - occ) & occ
-    memo.sets[key] = out
-    return out
-
-
 _CONFIGS: dict[int, tuple[dict, Config]] = {}
 
 
@@ -214,12 +169,15 @@ def _config(config: dict | Config) -> Config:
     """The indexed Config of a card-data dict, built once per dict (as the
     firmware builds it once per boot) rather than once per game."""
     if isinstance(config, Config):
+        config.index_ids()      # a dict of the card ids: RAM is no concern here
         return config
     hit = _CONFIGS.get(id(config))
     if hit is None or hit[0] is not config:
         if len(_CONFIGS) > 8:
             _CONFIGS.clear()
-        hit = _CONFIGS[id(config)] = (config, Config(config))
+        cfg = Config(config)
+        cfg.index_ids()
+        hit = _CONFIGS[id(config)] = (config, cfg)
     return hit[1]
 
 
@@ -312,6 +270,7 @@ class HeuristicBot:
 
     def __init__(self, rng: Rng | None = None):
         self.rng = rng
+        self._last_targets: tuple | None = None    # see _targets
 
     # ---- values -------------------------------------------------------------
 
@@ -331,7 +290,9 @@ class HeuristicBot:
         return -SUMMON_COST
 
     def _now_value(self, game: BeetlejuiceGame) -> float:
-        # The best set the dice showing can scare (max over feasible_sets(game)).
+        # The best set the dice showing can scare (max over feasible_sets(game)):
+        # the first of the parts of every face-up card (highest value first,
+        # see _target) the dice can scare.
         cfg = game.cfg
         memo = _memo(cfg)
         syms = cfg.symbols
@@ -339,14 +300,21 @@ class HeuristicBot:
         for f in game.dice:
             if f in syms:
                 left[syms.index(f)] += 1
-        for c in game.slots:
-            if c is not None:
-                self.card_value(game, c)
-        now = 0
-        for _m, v in _feasible_values(cfg, memo, tuple(game.slots), game._forbid_mask(), left):
-            if v > now:
-                now = v
-        return now
+        forb = game._forbid_mask()
+        targets = self._targets(game, memo, tuple(game.slots), forb)
+        if not targets:
+            return 0
+        return self._best_part(targets[-1][2], forb, left)
+
+    @staticmethod
+    def _best_part(subs: list, forb: int, left: list):
+        """The value of the first of `subs` (a target's parts, highest value
+        first, with their decoded records) the dice counts `left` can scare,
+        else 0."""
+        for v, recs in subs:
+            if _fits(recs, 0, left, forb):
+                return v
+        return 0
 
     def _set_value(self, game: BeetlejuiceGame, sel: tuple) -> float:
         values = _memo(game.cfg).value
@@ -416,9 +384,8 @@ class HeuristicBot:
     def _decide(self, game: BeetlejuiceGame) -> tuple:
         dice = game.dice
         bj_now = dice.count(BJ)
-        now = self._now_value(game)
         plan = self.best_plan(game)
-        if plan is None or plan[0] <= now + 0.05:
+        if plan is None or plan[0] <= self._now_value(game) + 0.05:
             return ("stop",)
         keep = plan[1]
         # The Handbook's reroll is in legal_actions() exactly when it is in
@@ -464,7 +431,6 @@ class HeuristicBot:
         slots = tuple(game.slots)
         left = [0] * len(syms)
         best = None
-        can = memo.scares
         for value, needs, subs in self._targets(game, memo, slots, forb):
             for need, need_bj in needs:
                 missing = []
@@ -488,19 +454,8 @@ class HeuristicBot:
                 missing.sort(reverse=True)
                 p_s, p_t = plan_odds(tuple(missing), need_bj, free, bj_eff, thr, rolls_left)
                 left[bj_sym] = bj_eff
-                # the best part of the target the kept dice can scare (fb)
-                lt = tuple(left)
-                fb = 0
-                for v, cards in subs:
-                    k = (cards, forb, lt)
-                    ok = can.get(k)
-                    if ok is None:
-                        if len(can) >= _Memo.LIMIT:
-                            can.clear()
-                        ok = can[k] = _fits([_card(cfg, memo, c) for c in cards], 0, left, forb)
-                    if ok:
-                        fb = v
-                        break
+                # the best part of the target the kept dice can scare
+                fb = self._best_part(subs, forb, left)
                 left[bj_sym] = 0
                 for s, _k in need:
                     left[s] = 0
@@ -518,7 +473,11 @@ class HeuristicBot:
         """best_plan's target sets: for each non-empty set of the face-up cards
         (in the order of counting through the occupied slots), its value, its
         requirements (_needs) and its non-empty parts, highest value first.
-        Remembered per set of cards: a card stays face up for several turns."""
+        Remembered per set of cards: a card stays face up for several turns;
+        the last list made is kept too (_now_value asks for the same one)."""
+        last = self._last_targets
+        if last is not None and last[0] == slots and last[1] == forb and last[2] is memo:
+            return last[3]
         occ = [i for i, c in enumerate(slots) if c is not None]
         out = []
         for mask in range(1, 1 << len(occ)):
@@ -530,6 +489,7 @@ class HeuristicBot:
                     memo.targets.clear()
                 t = memo.targets[key] = self._target(game, memo, cards, forb)
             out.append(t)
+        self._last_targets = (slots, forb, memo, out)
         return out
 
     def _target(self, game: BeetlejuiceGame, memo: _Memo, cards: tuple, forb: int) -> tuple:
@@ -543,7 +503,8 @@ class HeuristicBot:
             for k in range(len(cards)):
                 if sub >> k & 1:
                     v += values[k]
-            subs.append((v, tuple(cards[k] for k in range(len(cards)) if sub >> k & 1)))
+            subs.append((v, [_card(game.cfg, memo, cards[k]) for k in range(len(cards))
+                             if sub >> k & 1]))
         # highest value first: the first the kept dice can scare is the best
         # (sorted is stable: equal values keep the counting order)
         subs.sort(key=lambda x: -x[0])
