@@ -423,6 +423,7 @@ class HeuristicBot:
         for i, f in enumerate(dice):
             if f in syms:
                 by_sym[syms.index(f)].append(i)
+        cnt = [len(x) for x in by_sym]
         bj_dice = by_sym[bj_sym]
         bj_count = len(bj_dice)
         spare_bj = 1 if (game.bjre and bj_count) else 0
@@ -434,11 +435,13 @@ class HeuristicBot:
         for value, needs, subs in self._targets(game, memo, slots, forb):
             for need, need_bj in needs:
                 missing = []
+                short = 0
                 kept = 0
                 for s, k in need:
-                    have = len(by_sym[s])
+                    have = cnt[s]
                     if k > have:
                         missing.append(k - have)
+                        short += k - have
                         left[s] = have
                         kept += have
                     else:
@@ -446,7 +449,7 @@ class HeuristicBot:
                         kept += k
                 bj_eff = bj_count - (0 if need_bj else spare_bj)
                 free = n_dice - kept - bj_eff
-                if sum(missing) > free or (not missing and (not need_bj or bj_count >= 1)):
+                if short > free or (not missing and (not need_bj or bj_count >= 1)):
                     # out of reach, or already satisfied (covered by stopping now)
                     for s, _k in need:
                         left[s] = 0
