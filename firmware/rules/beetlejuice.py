@@ -302,10 +302,30 @@ class BeetlejuiceGame:
         return []
 
     def handbook_actions(self):
-        # The Handbook effects on offer now (phases "prep" and "decide").
+        # The Handbook effects on offer now (phases "prep" and "decide"). Kept
+        # resident, not in beetlejuice_rare: it is asked at every roll while a
+        # Handbook is held, and inside a host's answer to the keep prompt
+        # (KeepOptions -> is_legal), where loading code would add to the
+        # request's peak heap.
         if not self.books[self.cur] or self.hb_used:
             return []
-        return self._rare("handbook_actions")
+        out = []
+        take = [("handbook", "take", i) for i in range(len(self.slots))
+                if self.slots[i] is not None and self.cfg.is_resident(self.slots[i])]
+        if self.phase == "prep":
+            for c in self.affecting():
+                out.append(("handbook", "ignore", c))
+            out.append(("handbook", "rolls4"))
+            out.append(("handbook", "banish" if self.bj_up else "summon"))
+            out.extend(take)
+        elif self.phase == "decide":
+            if not self.rolls4:
+                out.append(("handbook", "rolls4"))
+            out.extend(take)
+            d = self.dice
+            if self.rolls_left() and BJ in d and len(d) - d.count(BJ) >= 1:
+                out.append(("handbook", "reroll_bj"))
+        return out
 
     def _is_legal(self, a):
         # Same answer as `a in legal_actions()` for a normalised action, without

@@ -9,8 +9,8 @@
 # only the engine's core resident (docs/performance.md, the Beetlejuice heap).
 # On CPython the module simply stays imported.
 
-from rules.errors import RuleError, CHANCE  # noqa: F401
-from rules.beetlejuice_cards import BJ, Config, is_int, subset
+from rules.errors import RuleError
+from rules.beetlejuice_cards import Config, is_int, subset
 from rules.beetlejuice import auto_chance
 
 
@@ -84,28 +84,6 @@ def listed(g):
     if p == "pass":
         return [("pass", c, t) for c in g.held[g.cur] for t in range(g.n) if t != g.cur]
     return []
-
-
-def handbook_actions(g):
-    # The Handbook effects on offer now (phases "prep" and "decide"; the
-    # caller has checked that the player holds an unused Handbook).
-    out = []
-    take = [("handbook", "take", i) for i in range(len(g.slots))
-            if g.slots[i] is not None and g.cfg.is_resident(g.slots[i])]
-    if g.phase == "prep":
-        for c in g.affecting():
-            out.append(("handbook", "ignore", c))
-        out.append(("handbook", "rolls4"))
-        out.append(("handbook", "banish" if g.bj_up else "summon"))
-        out.extend(take)
-    elif g.phase == "decide":
-        if not g.rolls4:
-            out.append(("handbook", "rolls4"))
-        out.extend(take)
-        d = g.dice
-        if g.rolls_left() and BJ in d and len(d) - d.count(BJ) >= 1:
-            out.append(("handbook", "reroll_bj"))
-    return out
 
 
 # ---- the Handbook -----------------------------------------------------------
