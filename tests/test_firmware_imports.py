@@ -42,9 +42,15 @@ LAZY_BACK_EDGES = {
     ("rules.roller_layout", "rules.roller_layout_build"):
         "the layout's builder and checks, loaded once per boot: 1616 B while loaded",
     ("rules.beetlejuice", "rules.beetlejuice_state"):
-        "a saved game's checks, loaded for a resume: 4048 B while loaded",
+        "a saved game's checks, loaded for a resume: 4400 B while loaded",
+    ("rules.beetlejuice", "rules.beetlejuice_rare"):
+        "the rare events (a new game, Handbooks, Beetlejuice summoned or banished, 2-skull "
+        "passes, the end), loaded for the call: 3520 B while loaded",
+    ("games.beetlejuice", "games.beetlejuice_setup"):
+        "the board wired, a new game, a resume: loaded once per boot or per game: "
+        "1328 B while loaded",
     ("rules.beetlejuice_cards", "rules.beetlejuice_load"):
-        "the card data's parser and checks, loaded at setup: 2416 B while loaded",
+        "the card data's parser and checks, loaded at setup: 2560 B while loaded",
     ("rules.haunted_house", "rules.haunted_house_host"):
         "the legal actions of the host's full engine, not used by the board's own turn loop: "
         "752 B while loaded",

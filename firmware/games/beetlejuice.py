@@ -27,8 +27,8 @@
 # The game is saved after every completed turn (and after each card entered
 # between turns).
 
-from rules.beetlejuice import BeetlejuiceGame, auto_chance, reroll_for_keep
-from rules.beetlejuice_cards import BJ, Config
+from rules.beetlejuice import auto_chance, reroll_for_keep
+from rules.beetlejuice_cards import BJ
 from rules.errors import RuleError
 from devices.panel import LEFT, MENU, RIGHT, ROLL
 from games.prompt import close_prompt, next_input, open_prompt
@@ -135,24 +135,18 @@ class BeetlejuiceDisplay:
 
 
 def create(app):
-    from devices.companion_build import build_companion
-    from games.decide import Decider
+    return _setup("create", app)
+
+
+def _setup(name, *args):
+    # What the controller does once per boot or once per game (the wiring, a
+    # new game, a resume: games/beetlejuice_setup.py), loaded for the call and
+    # dropped again on the board: not resident while turns are played.
+    import games.beetlejuice_setup as s
     try:
-        build = build_companion(app.open_board("companion"), app.settings)
+        return getattr(s, name)(*args)
     finally:
-        unload("devices.companion_build")   # wiring is done once: not kept in RAM
-    raw = app.read_json("data/beetlejuice.json")
-    raw.pop("symbol_names", None)       # long names are for people (docs, host); not kept in RAM
-    cfg = Config(raw)
-    raw = None
-    display = BeetlejuiceDisplay(build.matrix, COLOURS, cfg.symbols)
-    c = BeetlejuiceController(cfg, display, Decider(build.panel, app.bus), app.bus, app.store,
-                              app.rng)
-    c.build = build
-    cards = app.settings.get("beetlejuice.cards")
-    if cards in CARD_MODES:
-        c.defaults["cards"] = cards
-    return c
+        unload("games.beetlejuice_setup")
 
 
 class KeepOptions(list):
@@ -208,50 +202,18 @@ class BeetlejuiceController:
         return []
 
     def public_state(self):
+        # For the host's `state` request, which encodes the reply at once: the
+        # game's state_view() (its own lists, no copies: the peak heap of a
+        # request is ~1 KB lower than with to_dict()). Encode it, never keep it.
         if self.game is None:
             return None
-        return {"game": self.game.to_dict(), "keep": self.keep, "cards": self.cards}
+        return {"game": self.game.state_view(), "keep": self.keep, "cards": self.cards}
 
     def new_game(self, players, start=0, options=None):
-        opts = dict(self.defaults)
-        if options:
-            for k in options:
-                opts[k] = options[k]
-        cards = opts.get("cards")
-        if cards not in CARD_MODES:
-            # A bad option from the host must not stop the board: default, reported.
-            self.bus.publish(("fault", "options", "cards must be firmware or enter"))
-            cards = "firmware"
-        self.cards = cards
-        g = BeetlejuiceGame(self.cfg, players, None,
-                            {"expert": bool(opts.get("expert")),
-                             "compare_bj": bool(opts.get("compare_bj"))})
-        if 0 <= start < g.n:
-            g.cur = start
-        self.game = g
-        self._reset_ui()
-        self.bus.publish(("game", "beetlejuice", g.n, g.cur))
-        if cards == "firmware":
-            while g.phase == "deal":
-                self._apply(auto_chance(g, self.rng), False, False)
-        self.save()
-        self.render()
+        _setup("new_game", self, players, start, options)
 
     def resume(self, saved):
-        g = BeetlejuiceGame.from_dict(self.cfg, saved.get("game"))
-        cards = saved.get("cards", "firmware")
-        if cards not in CARD_MODES:
-            raise RuleError("bad card mode")
-        rng_state = saved.get("rng")
-        if isinstance(rng_state, dict):
-            from rules.rng import Rng
-            self.rng = Rng.from_dict(rng_state)
-        self.game = g
-        self.cards = cards
-        self._reset_ui()
-        self._after_dice(())
-        self.bus.publish(("resumed", "beetlejuice", g.n, g.cur))
-        self.render()
+        _setup("resume", self, saved)
 
     def save(self):
         # state_view(): the engine's state without copying its lists; the outer

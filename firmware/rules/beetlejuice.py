@@ -4,8 +4,11 @@
 # data/beetlejuice.json and is passed in as a dict. Card indexing and the scare
 # check live in beetlejuice_cards.py (the JSON parsing in beetlejuice_load.py).
 # Code the board does not need while a game is played is imported only when
-# wanted: saved-state validation (beetlejuice_state.py, on a resume) and the
-# full list of rerolls (beetlejuice_moves.py, for hosts, bots and tests).
+# wanted: saved-state validation (beetlejuice_state.py, on a resume), the full
+# list of rerolls (beetlejuice_moves.py, for hosts, bots and tests), and the
+# rare events (beetlejuice_rare.py: a new game, the Handbooks, Beetlejuice
+# summoned or banished, 2-skull passes, the end), each loaded for the call
+# and dropped again on the board (see _rare).
 #
 # RAM and allocation (the board's budgets, see sim/bench.py): apply() checks an
 # action without building the list of legal actions (is_legal() answers the
@@ -36,7 +39,8 @@
 
 from rules.errors import RuleError, CHANCE
 from rules.beetlejuice_cards import (BANISH4, BJ, FEWER_ROLLS, REMOVE_DICE, REPLACE,  # noqa: F401
-                                     Config, is_int as _is_int, sets_feasible)
+                                     Config, count_faces, fits, is_int as _is_int,
+                                     sets_feasible, subset as _subset)
 from ram import unload
 
 try:
@@ -60,23 +64,6 @@ def _tup(x):
     return x
 
 
-_SUBSETS = {}       # mask -> tuple of its bits (see _subset)
-
-
-def _subset(m):
-    # The tuple of the bits set in m, made once per mask (at most 2**slots).
-    t = _SUBSETS.get(m)
-    if t is None:
-        out = []
-        i = 0
-        while m >> i:
-            if m >> i & 1:
-                out.append(i)
-            i += 1
-        t = _SUBSETS[m] = tuple(out)
-    return t
-
-
 def _normalise(action):
     # JSON turns tuples into lists; the engine compares tuples.
     if not isinstance(action, (tuple, list)) or not action:
@@ -98,56 +85,49 @@ class BeetlejuiceGame:
     # given, the three opening Residents are dealt with it straight away,
     # otherwise the game starts in phase "deal" awaiting chance draws.
     # options: {"expert": bool (eight Residents), "compare_bj": bool}.
+    # The game's state, set up by beetlejuice_rare.setup (the saved part is
+    # STATE_KEYS). Declared here for the type checker (tests/typecheck.py):
+    # bare annotations compile to nothing on MicroPython (no code, no names).
+    cfg: Config
+    names: list
+    n: int
+    expert: bool
+    compare: bool
+    house: list         # unknown part of the House pile
+    under: list         # known cards put underneath, in order
+    slots: list
+    bj_deck: list       # the grave (face-down deck)
+    bj_disc: list       # the box bottom
+    bj_up: bool         # Beetlejuice in play
+    three: object       # active 3-skull card, or None
+    one: object         # 1-skull card of the current turn, or None
+    held: list          # 2-skull cards per player
+    won: list           # scared Residents per player
+    books: list         # Handbooks held per player
+    bj_pile: list       # Residents Beetlejuice scared
+    spent: list         # used Handbooks (out of the game)
+    cur: int
+    turn: int
+    phase: str
+    after: str
+    dice: list
+    rolling: list
+    pending: list
+    result: object
+    winners: list
+
     def __init__(self, config, players=2, rng=None, options=None):
-        self.cfg = config if isinstance(config, Config) else Config(config)
-        cfg = self.cfg
-        if _is_int(players):
-            names = ["P%d" % (i + 1) for i in range(players)]
-        elif isinstance(players, (list, tuple)):
-            names = [str(p) for p in players]
-        else:
-            raise RuleError("players must be a count or a list of names")
-        if not cfg.min_players <= len(names) <= cfg.max_players:
-            raise RuleError("players must be %d..%d" % (cfg.min_players, cfg.max_players))
-        opts = options or {}
-        self.names = names
-        self.n = len(names)
-        self.expert = bool(opts.get("expert", False))
-        self.compare = bool(opts.get("compare_bj", False))
-        self.house = list(cfg.house_ids)      # unknown part of the House pile
-        self.under = []                       # known cards put underneath, in order
-        self.slots = [None] * cfg.slots
-        self.bj_deck = list(cfg.bj_ids)       # the grave (face-down deck)
-        self.bj_disc = []                     # the box bottom
-        self.bj_up = False                    # Beetlejuice in play
-        self.three = None                     # active 3-skull card
-        self.one = None                       # 1-skull card of the current turn
-        self.held = [[] for _ in names]       # 2-skull cards per player
-        self.won = [[] for _ in names]        # scared Residents per player
-        self.books = [[] for _ in names]      # Handbooks held per player
-        self.bj_pile = []                     # Residents Beetlejuice scared
-        self.spent = []                       # used Handbooks (out of the game)
-        self.cur = 0
-        self.turn = 0
-        self.phase = "deal"
-        self.after = "start"
-        self.dice = []
-        self.rolling = []
-        self.pending = []
-        self._rolled = None
-        self._reset_turn()
-        self.result = None
-        self.winners = []
-        self._view = None       # see state_view()
-        # The index tuples this game will use (every set of slots, all the dice
-        # of a roll), made now rather than over the first games (see _subset).
-        for m in range(1 << cfg.slots):
-            _subset(m)
-        for k in range(cfg.min_dice, cfg.dice + 1):
-            _subset((1 << k) - 1)
-        if rng is not None:
-            while self.phase == "deal":
-                self.apply(auto_chance(self, rng))
+        self._rare("setup", config, players, rng, options)
+
+    def _rare(self, name, *args):
+        # Calls beetlejuice_rare.<name>(self, *args). The module is imported
+        # for the call and, on the board, dropped again: its code (~4 KB) is
+        # then not resident while turns without a rare event are played.
+        import rules.beetlejuice_rare as r
+        try:
+            return getattr(r, name)(self, *args)
+        finally:
+            unload("rules.beetlejuice_rare")
 
     def _reset_turn(self):
         self.ignored = None
@@ -280,12 +260,13 @@ class BeetlejuiceGame:
             if self.slots[i] is not None:
                 occ |= 1 << i
         forb = self._forbid_mask()
+        left = count_faces(self.cfg, faces)
         out = []
         # every subset m of the occupied slots, in the order of counting through
         # them (the order legal_actions() lists "collect" in)
         m = 0
         while True:
-            if sets_feasible(self.cfg, self.slots, faces, forb, m):
+            if fits(self.cfg, self.slots, m, 0, left, forb):
                 out.append(_subset(m))
             if m == occ:
                 return out
@@ -295,9 +276,9 @@ class BeetlejuiceGame:
         # Some face-up card can be scared (then "collect" offers more than the
         # empty set): a feasible set's subsets are feasible, so one card is enough.
         forb = self._forbid_mask()
+        left = count_faces(self.cfg, self.dice)
         for i in range(len(self.slots)):
-            if self.slots[i] is not None and sets_feasible(self.cfg, self.slots, self.dice,
-                                                           forb, 1 << i):
+            if self.slots[i] is not None and fits(self.cfg, self.slots, 1 << i, 0, left, forb):
                 return True
         return False
 
@@ -305,23 +286,13 @@ class BeetlejuiceGame:
 
     def legal_actions(self):
         p = self.phase
-        if p == "deal":
-            return [("draw_house", c) for c in self._house_candidates()]
-        if p == "draw_bj":
-            return [("draw_bj", c) for c in self.bj_deck]
-        if p == "roll":
-            return [("die", s) for s in self.cfg.symbols]
-        if p == "prep":
-            return [("begin",)] + self.handbook_actions()
+        if p == "collect":
+            return [("collect", s) for s in self.feasible_sets()]
         if p == "decide":
             # every reroll listed: for hosts and bots (the board checks instead)
             from rules.beetlejuice_moves import decide_actions
             return decide_actions(self)
-        if p == "collect":
-            return [("collect", s) for s in self.feasible_sets()]
-        if p == "pass":
-            return self._pass_actions()
-        return []
+        return self._rare("listed")
 
     def _house_candidates(self):
         if self.house:
@@ -330,12 +301,12 @@ class BeetlejuiceGame:
             return [self.under[0]]
         return []
 
-    def _pass_actions(self):
-        return [("pass", c, t) for c in self.held[self.cur]
-                for t in range(self.n) if t != self.cur]
-
     def handbook_actions(self):
-        # The Handbook effects on offer now (phases "prep" and "decide").
+        # The Handbook effects on offer now (phases "prep" and "decide"). Kept
+        # resident, not in beetlejuice_rare: it is asked at every roll while a
+        # Handbook is held, and inside a host's answer to the keep prompt
+        # (KeepOptions -> is_legal), where loading code would add to the
+        # request's peak heap.
         if not self.books[self.cur] or self.hb_used:
             return []
         out = []
@@ -488,13 +459,13 @@ class BeetlejuiceGame:
         elif name == "begin":
             self._begin(fx)
         elif name == "handbook":
-            self._do_handbook(a, fx)
+            self._rare("handbook", a, fx)
         elif name == "stop":
             self._to_collect(fx)
         elif name == "collect":
             self._do_collect(a[1], fx)
         elif name == "pass":
-            self._do_pass(a[1], a[2], fx)
+            self._rare("pass_card", a[1], a[2], fx)
         return fx
 
     # ---- flow ---------------------------------------------------------------
@@ -534,9 +505,7 @@ class BeetlejuiceGame:
         fx.append(("turn", self.cur, self.turn))
         if self.bj_up:
             if not self.bj_deck and self.bj_disc:
-                self.bj_deck = sorted(self.bj_disc)
-                self.bj_disc = []
-                fx.append(("bj_reshuffle", len(self.bj_deck)))
+                self._rare("reshuffle", fx)
             if self.bj_deck:
                 self.phase = "draw_bj"
                 return
@@ -565,11 +534,7 @@ class BeetlejuiceGame:
 
     def _begin(self, fx):
         if self._count(REPLACE):
-            old = [c for c in self.slots if c is not None]
-            self.under.extend(old)
-            self.slots = [None] * len(self.slots)
-            fx.append(("replace_residents", tuple(old)))
-            self._deal_then("roll", fx)
+            self._rare("replace", fx)
         else:
             self._start_rolling(fx)
 
@@ -616,7 +581,7 @@ class BeetlejuiceGame:
         self.rolls += 1
         count = self.dice.count(BJ)
         if count >= self.threshold():
-            self._bj_trigger(count, fx)
+            self._rare("trigger", count, fx)
         else:
             self._to_decide(fx)
 
@@ -662,29 +627,8 @@ class BeetlejuiceGame:
         if self._check_end(fx):
             return
         if self.held[self.cur]:
-            if self.n == 1:
-                for c in self.held[self.cur]:
-                    self.bj_disc.append(c)
-                    fx.append(("bj_discard", c))
-                self.held[self.cur] = []
-            else:
-                held = self.held[self.cur]
-                if len(held) == 1 and self.n == 2:
-                    # one card, one other player: the pass is forced
-                    self._do_pass(held[0], 1 - self.cur, fx)
-                    return
-                self.phase = "pass"
-                return
-        self._cleanup(fx)
-
-    def _do_pass(self, card, to, fx):
-        for c in self.held[self.cur]:
-            if c != card:
-                self.bj_disc.append(c)
-                fx.append(("bj_discard", c))
-        self.held[self.cur] = []
-        self.held[to].append(card)
-        fx.append(("passed", self.cur, card, to))
+            self._rare("held", fx)
+            return
         self._cleanup(fx)
 
     def _cleanup(self, fx):
@@ -698,106 +642,18 @@ class BeetlejuiceGame:
         self.cur = (self.cur + 1) % self.n
         self._deal_then("start", fx)
 
-    def _bj_trigger(self, count, fx):
-        fx.append(("bj_trigger", self.cur, count))
-        if self.bj_up:
-            self._banish(fx)
-        else:
-            self._summon(fx)
-        self._cleanup(fx)
-
-    def _summon(self, fx):
-        self.bj_up = True
-        fx.append(("summoned",))
-        best = -1
-        for i in range(len(self.slots)):
-            c = self.slots[i]
-            if c is not None and self.cfg.is_resident(c):
-                if best < 0 or self.cfg.points(c) > self.cfg.points(self.slots[best]):
-                    best = i
-        if best >= 0:
-            c = self.slots[best]
-            self.bj_pile.append(c)
-            self.slots[best] = None
-            fx.append(("bj_scares", c))
-
-    def _banish(self, fx):
-        gone = []
-        if self.three is not None:
-            gone.append(self.three)
-        for h in self.held:
-            gone.extend(h)
-        if self.one is not None:
-            gone.append(self.one)
-        self.bj_disc.extend(gone)
-        self.three = None
-        self.one = None
-        self.held = [[] for _ in range(self.n)]
-        self.ignored = None
-        self.bj_up = False
-        fx.append(("banished", tuple(gone)))
-
     def _check_end(self, fx):
         if self.phase == "over":
             return True
         t = self.target()
         if len(self.bj_pile) >= t:
-            self._finish("bj", fx)
+            self._rare("finish", "bj", fx)
             return True
         for p in range(self.n):
             if len(self.won[p]) >= t:
-                self._finish("players", fx)
+                self._rare("finish", "players", fx)
                 return True
         return False
-
-    def _finish(self, who, fx):
-        self.phase = "over"
-        self.after = ""
-        self.result = who
-        if who == "players":
-            pts = [self.points(p) for p in range(self.n)]
-            best = max(pts)
-            self.winners = [p for p in range(self.n) if pts[p] == best]
-        else:
-            self.winners = []
-        fx.append(("game_over", who, tuple(self.winners)))
-        if self.compare:
-            for p in range(self.n):
-                fx.append(("versus_bj", p, self.points(p), self.bj_points()))
-
-    def _do_handbook(self, a, fx):
-        eff = a[1]
-        book = self.books[self.cur].pop(0)
-        self.spent.append(book)
-        self.hb_used = True
-        arg = a[2] if len(a) > 2 else None
-        fx.append(("handbook", self.cur, eff, arg))
-        in_prep = self.phase == "prep"
-        if eff == "ignore":
-            self.ignored = arg
-        elif eff == "rolls4":
-            self.rolls4 = True
-        elif eff == "reroll_bj":
-            self.bjre = True
-        elif eff == "summon":
-            self._summon(fx)
-            if self._check_end(fx):
-                return
-            self._deal_then("begin", fx)
-            return
-        elif eff == "banish":
-            self._banish(fx)
-        elif eff == "take":
-            c = self.slots[arg]
-            self.won[self.cur].append(c)
-            self.slots[arg] = None
-            fx.append(("took", self.cur, c))
-            self._deal_then("begin" if in_prep else "decide", fx)
-            return
-        if in_prep:
-            self._begin(fx)
-        else:
-            self._to_decide(fx)
 
     # ---- persistence --------------------------------------------------------
 
@@ -826,18 +682,10 @@ class BeetlejuiceGame:
 
     @classmethod
     def from_dict(cls, config, d):
-        # The validation code is loaded only when a saved game is restored.
-        from rules.beetlejuice_state import load
-        err = None
-        try:
-            return load(cls, config, d)
-        except RuleError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-            err = "bad saved state: %r" % (e,)
-        finally:
-            unload("rules.beetlejuice_state")     # a resume happens once per boot
-        raise RuleError(err)
+        # The validation code is loaded only when a saved game is restored
+        # (and dropped again: a resume happens once per boot).
+        from rules.beetlejuice_state import restore
+        return restore(cls, config, d)
 
 
 

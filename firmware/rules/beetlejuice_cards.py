@@ -37,7 +37,25 @@ def is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _find(ids, cid):
+_SUBSETS = {}       # mask -> tuple of its bits (see subset)
+
+
+def subset(m):
+    # The tuple of the bits set in m (a set of slots or dice), made once per
+    # mask: at most 2**slots for the slots, 2**dice for the rerolls hosts list.
+    t = _SUBSETS.get(m)
+    if t is None:
+        out = []
+        i = 0
+        while m >> i:
+            if m >> i & 1:
+                out.append(i)
+            i += 1
+        t = _SUBSETS[m] = tuple(out)
+    return t
+
+
+def find(ids, cid):
     # Index of cid in the sorted tuple ids, or -1.
     lo = 0
     hi = len(ids)
@@ -52,54 +70,68 @@ def _find(ids, cid):
 
 class Config:
     # Indexes the JSON card data once; shared by every game built from it.
+    # Declared for the type checker (set by beetlejuice_load.fill; bare
+    # annotations compile to nothing on MicroPython).
+    symbols: tuple
+    names: dict
+    dice: int
+    min_dice: int
+    rolls: int
+    handbook_rolls: int
+    min_rolls: int
+    summon_at: int
+    banish_at: int
+    banish_at_x4: int
+    slots: int
+    target: int
+    expert_target: int
+    min_players: int
+    max_players: int
+    house_ids: tuple
+    bj_ids: tuple
+    rec: int
+    data: bytes
     def __init__(self, d):
-        from rules.beetlejuice_load import parse
-        p = parse(d)
-        unload("rules.beetlejuice_load")
-        self.symbols = p["symbols"]
-        self.names = p["names"]             # long symbol names (host tools)
-        self.dice = p["dice"]
-        self.min_dice = p["min_dice"]
-        self.rolls = p["rolls"]
-        self.handbook_rolls = p["handbook_rolls"]
-        self.min_rolls = p["min_rolls"]
-        self.summon_at = p["summon_at"]
-        self.banish_at = p["banish_at"]
-        self.banish_at_x4 = p["banish_at_x4"]
-        self.slots = p["slots"]
-        self.target = p["target"]
-        self.expert_target = p["expert_target"]
-        self.min_players = p["min_players"]
-        self.max_players = p["max_players"]
-        self.house_ids = p["house_ids"]     # sorted
-        self.bj_ids = p["bj_ids"]           # sorted
-        self.rec = p["rec"]                 # bytes per record
-        self.data = p["data"]               # the records
-        self._left = bytearray(len(self.symbols))   # scratch for sets_feasible
+        # Parsed and checked by beetlejuice_load (once per boot, then dropped);
+        # the attributes it sets: symbols, names (long symbol names, host
+        # tools), dice, min_dice, rolls, handbook_rolls, min_rolls, summon_at,
+        # banish_at, banish_at_x4, slots, target, expert_target, min_players,
+        # max_players, house_ids and bj_ids (sorted), rec (bytes per record),
+        # data (the records).
+        from rules.beetlejuice_load import fill
+        try:
+            fill(self, d)
+        finally:
+            unload("rules.beetlejuice_load")
+        self._left = bytearray(len(self.symbols))   # scratch for count_faces
         self._card = None
+        self._ix = None
+
+    def index_ids(self):
+        # For hosts (bots, statistics): look cards up in a dict {id: offset}
+        # instead of by binary search. Faster, and ~3 KB more RAM: the board
+        # never calls this. The answers are the same.
+        if self._ix is None:
+            ix = {}
+            for cid in self.house_ids + self.bj_ids:
+                ix[cid] = self._at(cid)
+            self._ix = ix
 
     def _at(self, cid):
         # Offset of the card's record in `data`, or -1. Binary search in the
-        # sorted id tuples (records are in the same order): no index dict.
+        # sorted id tuples (records are in the same order): no index dict on
+        # the board (see index_ids).
         if not isinstance(cid, str):
             return -1
-        k = _find(self.house_ids, cid)
+        if self._ix is not None:
+            return self._ix.get(cid, -1)
+        k = find(self.house_ids, cid)
         if k >= 0:
             return k * self.rec
-        k = _find(self.bj_ids, cid)
+        k = find(self.bj_ids, cid)
         if k >= 0:
             return (len(self.house_ids) + k) * self.rec
         return -1
-
-    def canon(self, cid):
-        # The config's own string for a card id (a restored game's lists then
-        # share it rather than hold copies); anything else unchanged.
-        o = self._at(cid)
-        if o < 0:
-            return cid
-        k = o // self.rec
-        nh = len(self.house_ids)
-        return self.house_ids[k] if k < nh else self.bj_ids[k - nh]
 
     def _rec(self, cid):
         o = self._at(cid)
@@ -134,15 +166,23 @@ class Config:
     def effect(self, cid):
         return EFFECTS[self.data[self._rec(cid) + 2]]
 
+    def _bj_rec(self, cid):
+        # _rec for a card asked about as a Beetlejuice card: its ids searched
+        # first (the engine asks these on every check; one search, not two).
+        k = find(self.bj_ids, cid) if isinstance(cid, str) and self._ix is None else -1
+        if k >= 0:
+            return (len(self.house_ids) + k) * self.rec
+        return self._rec(cid)
+
     def effect_count(self, cid, effect):
         # How much Beetlejuice card `cid` adds to effect `effect` (an EFFECTS
         # index): its n for that effect, else 0.
-        o = self._rec(cid)
+        o = self._bj_rec(cid)
         d = self.data
         return d[o + 3] if d[o + 2] == effect else 0
 
     def forbid_mask(self, cid):
-        o = self._rec(cid)
+        o = self._bj_rec(cid)
         d = self.data
         return d[o + 4] if d[o + 2] == FORBID else 0
 
@@ -172,6 +212,14 @@ def sets_feasible(cfg, cards, faces, forbidden, mask=-1):
     # counting for one card only. Residents cannot use forbidden symbols (a list
     # of symbols or a bit mask); the Handbook is not a Resident and may use any
     # symbol. Allocates nothing when `forbidden` is a mask.
+    if not isinstance(forbidden, int):
+        forbidden = cfg.symbol_mask(forbidden)
+    return fits(cfg, cards, mask, 0, count_faces(cfg, faces), forbidden)
+
+
+def count_faces(cfg, faces):
+    # The dice `faces` counted per symbol, in the config's scratch bytearray
+    # (for fits(): count once, then ask about several sets of cards).
     syms = cfg.symbols
     left = cfg._left
     for i in range(len(left)):
@@ -179,12 +227,11 @@ def sets_feasible(cfg, cards, faces, forbidden, mask=-1):
     for f in faces:
         if f in syms:
             left[syms.index(f)] += 1
-    if not isinstance(forbidden, int):
-        forbidden = cfg.symbol_mask(forbidden)
-    return _fits(cfg, cards, mask, 0, left, forbidden)
+    return left
 
 
-def _fits(cfg, cards, mask, k, left, forb):
+def fits(cfg, cards, mask, k, left, forb):
+    # sets_feasible on dice counts `left` (restored on return), from card k on.
     n = len(cards)
     while k < n and (not mask >> k & 1 or cards[k] is None):
         k += 1
@@ -205,7 +252,7 @@ def _fits(cfg, cards, mask, k, left, forb):
         if ok:
             for s in range(ns):
                 left[s] -= d[a + s]
-            fit = _fits(cfg, cards, mask, k + 1, left, forb)
+            fit = fits(cfg, cards, mask, k + 1, left, forb)
             for s in range(ns):
                 left[s] += d[a + s]
             if fit:

@@ -31,6 +31,13 @@ NUMS = ("dice", "min_dice", "rolls", "handbook_rolls", "min_rolls", "summon_at",
         "max_players")
 
 
+def fill(cfg, d):
+    # Config.__init__: its fields, from the JSON dict d (validated).
+    p = parse(d)
+    for k in p:
+        setattr(cfg, k, p[k])
+
+
 def parse(d):
     # The fields of a Config, as a dict, from the JSON dict d (validated).
     if not isinstance(d, dict):

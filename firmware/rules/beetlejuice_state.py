@@ -1,15 +1,45 @@
 # Watch Out Beetlejuice: validation of saved states (from_dict). Every card must
 # be in exactly one zone that can hold it, and the phase must be consistent.
 
-# Imported by BeetlejuiceGame.from_dict only (a resumed game), so its code is
-# not resident while a game is simply played.
+# Imported by BeetlejuiceGame.from_dict only (a resumed game), and dropped
+# again when done, so its code is not resident while a game is simply played.
 
 from rules.errors import RuleError
 from rules.beetlejuice import STATE_VERSION
-from rules.beetlejuice_cards import is_int
+from rules.beetlejuice_cards import find, is_int
+from ram import unload
 
 PHASES = ("deal", "draw_bj", "prep", "roll", "decide", "collect", "pass", "over")
 AFTER = ("", "start", "begin", "roll", "decide")
+
+
+def restore(cls, config, d):
+    # BeetlejuiceGame.from_dict: load(), any malformed part of the save (a
+    # missing key, a wrong type) reported as a RuleError; this module dropped.
+    err = None
+    try:
+        return load(cls, config, d)
+    except RuleError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        err = "bad saved state: %r" % (e,)
+    finally:
+        unload("rules.beetlejuice_state")
+    raise RuleError(err)
+
+
+def _canon(cfg, cid):
+    # The config's own string for a card id (the restored game's lists then
+    # share it rather than hold copies: the ids the JSON parser made, ~2.5 KB
+    # for a full deck, are dropped); anything else unchanged.
+    if isinstance(cid, str):
+        k = find(cfg.house_ids, cid)
+        if k >= 0:
+            return cfg.house_ids[k]
+        k = find(cfg.bj_ids, cid)
+        if k >= 0:
+            return cfg.bj_ids[k]
+    return cid
 
 
 def load(cls, config, d):
@@ -26,7 +56,9 @@ def load(cls, config, d):
         if not isinstance(d[k], bool):
             raise RuleError("bad %s" % k)
 
-    canon = cfg.canon
+
+    def canon(cid):
+        return _canon(cfg, cid)
 
     def strlist(v, what):
         # A copy whose card ids are the config's own strings: the ids the JSON

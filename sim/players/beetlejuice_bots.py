@@ -62,15 +62,22 @@ class _Memo:
         self.value: dict[str, float] = {}
         self.needs: dict[tuple, list] = {}
         self.cards: dict[str, tuple] = {}
+        # (a set of face-up cards, forbidden mask) -> best_plan's target (_target)
+        self.targets: dict[tuple, tuple] = {}
 
 
 _MEMOS: "weakref.WeakKeyDictionary[Config, _Memo]" = weakref.WeakKeyDictionary()
+_LAST_MEMO: list = [None, None]     # the last (Config, _Memo): one lookup, no weakref
 
 
 def _memo(cfg: Config) -> _Memo:
+    if _LAST_MEMO[0] is cfg:
+        return _LAST_MEMO[1]
     m = _MEMOS.get(cfg)
     if m is None:
         m = _MEMOS[cfg] = _Memo()
+    _LAST_MEMO[0] = cfg
+    _LAST_MEMO[1] = m
     return m
 
 
@@ -162,12 +169,15 @@ def _config(config: dict | Config) -> Config:
     """The indexed Config of a card-data dict, built once per dict (as the
     firmware builds it once per boot) rather than once per game."""
     if isinstance(config, Config):
+        config.index_ids()      # a dict of the card ids: RAM is no concern here
         return config
     hit = _CONFIGS.get(id(config))
     if hit is None or hit[0] is not config:
         if len(_CONFIGS) > 8:
             _CONFIGS.clear()
-        hit = _CONFIGS[id(config)] = (config, Config(config))
+        cfg = Config(config)
+        cfg.index_ids()
+        hit = _CONFIGS[id(config)] = (config, cfg)
     return hit[1]
 
 
@@ -260,6 +270,7 @@ class HeuristicBot:
 
     def __init__(self, rng: Rng | None = None):
         self.rng = rng
+        self._last_targets: tuple | None = None    # see _targets
 
     # ---- values -------------------------------------------------------------
 
@@ -277,6 +288,33 @@ class HeuristicBot:
         if len(game.bj_pile) + 1 >= game.target():
             return -SUMMON_LOSS
         return -SUMMON_COST
+
+    def _now_value(self, game: BeetlejuiceGame) -> float:
+        # The best set the dice showing can scare (max over feasible_sets(game)):
+        # the first of the parts of every face-up card (highest value first,
+        # see _target) the dice can scare.
+        cfg = game.cfg
+        memo = _memo(cfg)
+        syms = cfg.symbols
+        left = [0] * len(syms)
+        for f in game.dice:
+            if f in syms:
+                left[syms.index(f)] += 1
+        forb = game._forbid_mask()
+        targets = self._targets(game, memo, tuple(game.slots), forb)
+        if not targets:
+            return 0
+        return self._best_part(targets[-1][2], forb, left)
+
+    @staticmethod
+    def _best_part(subs: list, forb: int, left: list):
+        """The value of the first of `subs` (a target's parts, highest value
+        first, with their decoded records) the dice counts `left` can scare,
+        else 0."""
+        for v, recs in subs:
+            if _fits(recs, 0, left, forb):
+                return v
+        return 0
 
     def _set_value(self, game: BeetlejuiceGame, sel: tuple) -> float:
         values = _memo(game.cfg).value
@@ -344,16 +382,17 @@ class HeuristicBot:
         return ("pass", card, leader)
 
     def _decide(self, game: BeetlejuiceGame) -> tuple:
-        legal = game.legal_actions()
         dice = game.dice
         bj_now = dice.count(BJ)
-        now = max((self._set_value(game, s) for s in feasible_sets(game)), default=0.0)
         plan = self.best_plan(game)
-        if plan is None or plan[0] <= now + 0.05:
+        if plan is None or plan[0] <= self._now_value(game) + 0.05:
             return ("stop",)
         keep = plan[1]
-        if (("handbook", "reroll_bj") in legal and bj_now == game.threshold() - 1
-                and not plan[2]):
+        # The Handbook's reroll is in legal_actions() exactly when it is in
+        # handbook_actions() (the rest are "stop" and rerolls): no need to list
+        # every reroll
+        if (bj_now == game.threshold() - 1 and not plan[2]
+                and ("handbook", "reroll_bj") in game.handbook_actions()):
             return ("handbook", "reroll_bj")
         roll = reroll_for_keep(game, keep)
         if roll is None:
@@ -361,70 +400,135 @@ class HeuristicBot:
         return ("reroll", roll)
 
     def best_plan(self, game: BeetlejuiceGame):
-        """Best (value, keep indices, needs_bj) over target sets, or None without rerolls."""
+        """Best (value, keep indices, needs_bj) over target sets, or None without rerolls.
+
+        For each set of face-up cards and each way of scaring it (a combined
+        requirement), the dice to keep are those already showing what it
+        needs; the rest are rerolled. Its value: the set's points times the
+        chance of completing it, plus, when it fails without a trigger, the
+        best set the kept dice can scare, plus the trigger's value times its
+        chance. Worked out on dice counts per symbol (the same figures as
+        listing the kept dice), the keep list made only for a new best."""
         rolls_left = game.rolls_left()      # asked once: the engine counts the active cards
         if not rolls_left or reroll_for_keep(game, ()) is None:
             return None
         cfg = game.cfg
+        memo = _memo(cfg)
         dice = game.dice
-        forb = set(game.forbidden())
-        bj_count = dice.count(BJ)
+        syms = cfg.symbols
+        bj_sym = syms.index(BJ)
+        n_dice = len(dice)
+        forb = game._forbid_mask()
+        by_sym: list[list[int]] = [[] for _ in syms]      # dice indexes showing each symbol
+        for i, f in enumerate(dice):
+            if f in syms:
+                by_sym[syms.index(f)].append(i)
+        cnt = [len(x) for x in by_sym]
+        bj_dice = by_sym[bj_sym]
+        bj_count = len(bj_dice)
         spare_bj = 1 if (game.bjre and bj_count) else 0
         thr = game.threshold()
         trig_v = self.trigger_value(game)
-        occ = [i for i, c in enumerate(game.slots) if c is not None]
-        by_face: dict[str, list[int]] = {}
-        for i, f in enumerate(dice):
-            by_face.setdefault(f, []).append(i)
-        fallback_cache: dict[tuple, list] = {}
+        slots = tuple(game.slots)
+        left = [0] * len(syms)
         best = None
-        for mask in range(1, 1 << len(occ)):
-            sel = tuple(occ[k] for k in range(len(occ)) if mask >> k & 1)
-            sel_set = set(sel)
-            cards = [game.slots[i] for i in sel]
-            value = self._set_value(game, sel)
-            for need, need_bj in self._needs(cfg, cards, forb):
-                keep: list[int] = []
+        for value, needs, subs in self._targets(game, memo, slots, forb):
+            for need, need_bj in needs:
                 missing = []
-                for s, k in need.items():
-                    have = by_face.get(s, [])[:k]
-                    keep.extend(have)
-                    if k > len(have):
-                        missing.append(k - len(have))
-                if need_bj:
-                    keep.extend(by_face.get(BJ, []))
+                short = 0
+                kept = 0
+                for s, k in need:
+                    have = cnt[s]
+                    if k > have:
+                        missing.append(k - have)
+                        short += k - have
+                        left[s] = have
+                        kept += have
+                    else:
+                        left[s] = k
+                        kept += k
                 bj_eff = bj_count - (0 if need_bj else spare_bj)
-                free = len(dice) - len([i for i in keep if dice[i] != BJ]) - bj_eff
-                if sum(missing) > free:
+                free = n_dice - kept - bj_eff
+                if short > free or (not missing and (not need_bj or bj_count >= 1)):
+                    # out of reach, or already satisfied (covered by stopping now)
+                    for s, _k in need:
+                        left[s] = 0
                     continue
-                if not missing and (not need_bj or bj_count >= 1):
-                    continue  # already satisfied: covered by stopping now
-                p_s, p_t = plan_odds(tuple(sorted(missing, reverse=True)), need_bj,
-                                     free, bj_eff, thr, rolls_left)
-                kept_faces = tuple(sorted(dice[i] for i in keep if dice[i] != BJ))
-                kept_faces += (BJ,) * bj_eff
-                sets = fallback_cache.get(kept_faces)
-                if sets is None:
-                    sets = feasible_sets(game, kept_faces)
-                    fallback_cache[kept_faces] = sets
-                fb = max((self._set_value(game, s) for s in sets if sel_set.issuperset(s)),
-                         default=0.0)
+                missing.sort(reverse=True)
+                p_s, p_t = plan_odds(tuple(missing), need_bj, free, bj_eff, thr, rolls_left)
+                left[bj_sym] = bj_eff
+                # the best part of the target the kept dice can scare
+                fb = self._best_part(subs, forb, left)
+                left[bj_sym] = 0
+                for s, _k in need:
+                    left[s] = 0
                 v = value * p_s + fb * max(0.0, 1.0 - p_s - p_t) + trig_v * p_t
                 if best is None or v > best[0]:
+                    keep: list[int] = []
+                    for s, k in need:
+                        keep.extend(by_sym[s][:k])
+                    if need_bj:
+                        keep.extend(bj_dice)
                     best = (v, tuple(keep), need_bj)
         return best
 
+    def _targets(self, game: BeetlejuiceGame, memo: _Memo, slots: tuple, forb: int) -> list:
+        """best_plan's target sets: for each non-empty set of the face-up cards
+        (in the order of counting through the occupied slots), its value, its
+        requirements (_needs) and its non-empty parts, highest value first.
+        Remembered per set of cards: a card stays face up for several turns;
+        the last list made is kept too (_now_value asks for the same one)."""
+        last = self._last_targets
+        if last is not None and last[0] == slots and last[1] == forb and last[2] is memo:
+            return last[3]
+        occ = [i for i, c in enumerate(slots) if c is not None]
+        out = []
+        for mask in range(1, 1 << len(occ)):
+            cards = tuple(slots[occ[k]] for k in range(len(occ)) if mask >> k & 1)
+            key = (cards, forb)
+            t = memo.targets.get(key)
+            if t is None:
+                if len(memo.targets) >= _Memo.LIMIT:
+                    memo.targets.clear()
+                t = memo.targets[key] = self._target(game, memo, cards, forb)
+            out.append(t)
+        self._last_targets = (slots, forb, memo, out)
+        return out
+
+    def _target(self, game: BeetlejuiceGame, memo: _Memo, cards: tuple, forb: int) -> tuple:
+        values = [self.card_value(game, c) for c in cards]
+        value = 0
+        for v in values:            # summed in slot order, as _set_value does
+            value += v
+        subs = []
+        for sub in range(1, 1 << len(cards)):
+            v = 0
+            for k in range(len(cards)):
+                if sub >> k & 1:
+                    v += values[k]
+            subs.append((v, [_card(game.cfg, memo, cards[k]) for k in range(len(cards))
+                             if sub >> k & 1]))
+        # highest value first: the first the kept dice can scare is the best
+        # (sorted is stable: equal values keep the counting order)
+        subs.sort(key=lambda x: -x[0])
+        return (value, self._needs(game.cfg, list(cards), forb), subs)
+
     @staticmethod
-    def _needs(cfg, cards: list[str], forb: set):
+    def _needs(cfg, cards: list[str], forb: int):
         """Every combined requirement (alternative per card) usable with the symbols
-        allowed; remembered (the caller must not change it)."""
+        allowed (`forb`: the forbidden symbols' mask), each as ((symbol index,
+        count), ...) in the order the cards name them, and whether a
+        Beetlejuice symbol is needed; remembered (the caller must not change it)."""
         memo = _memo(cfg).needs
-        key = (tuple(cards), frozenset(forb))
+        key = (tuple(cards), forb)
         combos = memo.get(key)
         if combos is None:
             if len(memo) >= _Memo.LIMIT:
                 memo.clear()
-            combos = memo[key] = HeuristicBot._work_out_needs(cfg, cards, forb)
+            syms = cfg.symbols
+            combos = memo[key] = [(tuple((syms.index(s), k) for s, k in d.items()), b)
+                                  for d, b in HeuristicBot._work_out_needs(
+                                      cfg, cards, set(cfg.mask_symbols(forb)))]
         return combos
 
     @staticmethod

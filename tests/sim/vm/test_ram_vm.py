@@ -22,7 +22,8 @@ DROPPED = ["board", "games.registry", "startup", "games.settings_schema", "proto
            "devices.roller_build", "devices.haunted_build", "devices.companion_build",
            "rules.roller_ghoster_state", "rules.haunted_house_state", "rules.haunted_house_load",
            "rules.beetlejuice_load", "rules.beetlejuice_state", "rules.haunted_house_rare",
-           "games.haunted_rare", "devices.scoreboard_setup"]
+           "games.haunted_rare", "devices.scoreboard_setup", "rules.beetlejuice_rare",
+           "games.beetlejuice_setup"]
 
 _BUILD = {}
 
