@@ -32,7 +32,7 @@ class PixelStrip:
         self._brightness = -1.0
         self._scale = 0
         self._px = [(0, 0, 0)] * self.n
-        self._sent = [None] * self.n    # the colour each LED has in np.buf
+        self._sent = [(-1, -1, -1)] * self.n    # the colour each LED has in np.buf (none yet)
         self._force = True
         self.writes = 0
         self.failures = 0
