@@ -71,6 +71,17 @@ class RollerDisplay:
                 s[self.die_from + i] = FAULT
         return self.show()
 
+    def flash_ball(self, staircase):
+        # A ball just came down: light its trench LED on the picture last
+        # drawn, which is what render() would draw now (a ball changes nothing
+        # else). A full render took ~2 ms on the rp2 port, all of it on the
+        # ball's edge-to-LED latency.
+        self.balls |= 1 << (staircase - 1)
+        try:
+            return self.strip.show_led(self.trench_from + staircase - 1, HIGHLIGHT)
+        except OSError:
+            return False    # as in show()
+
     def show(self):
         try:
             return self.strip.show()

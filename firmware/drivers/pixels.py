@@ -71,15 +71,15 @@ class PixelStrip:
         # Returns True if a frame was written.
         px = self._px
         sent = self._sent
-        np = self.np
-        f = np.buf
         force = self._force
+        if not force and px == sent:
+            return False        # the list compare runs in C: ~0.03 ms, not a Python loop
+        f = self.np.buf
         s = self._scale
         o0 = self.order[0]
         o1 = self.order[1]
         o2 = self.order[2]
         bpp = self.bpp
-        changed = force
         for i in range(self.n):
             c = px[i]
             if force or c != sent[i]:
@@ -88,11 +88,35 @@ class PixelStrip:
                 f[base + o0] = (c[0] * s) >> 8
                 f[base + o1] = (c[1] * s) >> 8
                 f[base + o2] = (c[2] * s) >> 8
-                changed = True
-        if not changed:
-            return False
+        return self._write()
+
+    def show_led(self, i, colour):
+        # Set LED i and show the frame at once, for a change known to touch
+        # that LED alone (a ball's trench LED): it encodes one LED instead of
+        # comparing all of them, which on the rp2 port saves ~0.5 ms of a
+        # ball's edge-to-LED latency. Any other pending change is caught by the
+        # C list compare and shown through show(). Returns True if written.
+        px = self._px
+        sent = self._sent
+        px[i] = colour
+        if self._force or colour == sent[i]:
+            return self.show()
+        old = sent[i]
+        sent[i] = colour
+        if px != sent:
+            sent[i] = old       # so that show() encodes LED i with the others
+            return self.show()
+        s = self._scale
+        base = i * self.bpp
+        f = self.np.buf
+        f[base + self.order[0]] = (colour[0] * s) >> 8
+        f[base + self.order[1]] = (colour[1] * s) >> 8
+        f[base + self.order[2]] = (colour[2] * s) >> 8
+        return self._write()
+
+    def _write(self):
         try:
-            np.write()
+            self.np.write()
         except OSError:
             self.failures += 1
             self._force = True      # retry the whole frame on the next show()

@@ -76,9 +76,13 @@ class RollerController:
 
     def on_ball(self, staircase, count):
         # Called from the beam task as soon as a ball is counted: show it now.
-        self.display.balls |= 1 << (staircase - 1)
         if self.game is not None:
-            self.render()
+            strip = self.display.strip
+            before = strip.failures
+            self.display.flash_ball(staircase)
+            report_leds(self, strip, before, "LED strip")
+        else:
+            self.display.balls |= 1 << (staircase - 1)
         self.bus.publish(("ball", staircase, count))
 
     def on_beam_stuck(self, staircase, stuck):

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from hauntbox_fw.paths import FIRMWARE_DIR
 from hauntbox_sim.pico import fsimage
 from hauntbox_sim.pico import image as pico_image
 from hauntbox_sim.pico.emulator import FS_BLOCK, FS_BLOCKS, Event
@@ -231,12 +232,26 @@ if bank is not None and hasattr(c, "display"):
     shown = bank.on_ball
 
     def on_ball(k, n):
+        # Every ball must change the picture, or it has no frame to time: once
+        # this ball's frame is out, its trench LED is put back off in the frame
+        # buffer with no write (the wire keeps it lit), so the next ball's frame
+        # shows a change. The firmware lights a ball's LED with one LED encoded
+        # (RollerDisplay.flash_ball); this keeps that path the one measured.
         shown(k, n)
-        c.display.balls = 0
+        d = c.display
+        d.balls = 0
+        np = d.strip.np
+        write = np.write
+        np.write = lambda: None
+        d.render(c.game)
+        np.write = write
     bank.on_ball = on_ball
 from games.link import serve_stdio
 app.play(a, asyncio.run, [serve_stdio(a)])
 """
+
+
+SETTLE_MARGIN_US = 100_000     # a ball's pulse (<= 12 ms) + filter + decision, with room
 
 
 class Frames:
@@ -324,10 +339,25 @@ def roller_latency(seed: int, events: int, max_s: float = 3600.0,
             model.append((k, t, width))
             model_pulse(k, t, width)
         tower._ball_pulse = own_pulse
+        # The board counts a turn's balls until settle_ms after the notch, then
+        # publishes "rotated" and saves; the host hears "rotated" only once the
+        # save is done (the link task runs after it). A ball injected in that
+        # gap is no ball of the turn and waits for the save (up to ~200 ms on
+        # 2026-12-02): injection stops SETTLE_MARGIN_US before the window ends.
+        notch_at = [0]
+        release = tower._release_balls
+
+        def at_notch() -> None:
+            notch_at[0] = clk.now_us
+            release()
+        tower._release_balls = at_notch
+        settle_us = int(json.loads((FIRMWARE_DIR / "data" / "roller-ghoster.json").read_text())
+                        .get("settle_ms", 1500)) * 1000
 
         def on(ev: tuple) -> None:
             if ev[0] == "rotating":
                 live[0] = True
+                notch_at[0] = 0
             elif ev[0] == "rotated":
                 live[0] = False
             elif ev[0] == "ball":
@@ -338,8 +368,11 @@ def roller_latency(seed: int, events: int, max_s: float = 3600.0,
             # No model ball on that staircase within 150 ms either side.
             return all(mk != k or abs(mt - t) > 150_000 for mk, mt, _w in model[-40:])
 
+        def counting(t: int) -> bool:
+            return live[0] and (not notch_at[0] or t < notch_at[0] + settle_us - SETTLE_MARGIN_US)
+
         def inject() -> None:
-            if live[0]:
+            if counting(clk.now_us + 1000):
                 t = clk.now_us + 1000
                 last = injected[-1][0] if injected else -1
                 ks = [j for j in range(4) if j != last and free(j, t)]

@@ -71,6 +71,68 @@ def test_pixel_strip_writes_only_on_change_and_caps_brightness(clock):
     assert np.decoded()[0] == (0, 0, 63)
 
 
+def _frame_after_full_show(colours, brightness=0.2):
+    # What show() of the whole frame puts on the wire: the reference for the
+    # one-LED path.
+    import neopixel
+    from machine import Pin
+    from drivers.pixels import PixelStrip
+    np = neopixel.NeoPixel(Pin(21), len(colours))
+    strip = PixelStrip(np, brightness=brightness)
+    for i, c in enumerate(colours):
+        strip[i] = c
+    strip.show()
+    return np.last_frame()
+
+
+def test_show_led_writes_the_frame_a_full_show_would(clock):
+    import neopixel
+    from machine import Pin
+    from drivers.pixels import PixelStrip
+    np = neopixel.NeoPixel(Pin(22), 8)
+    strip = PixelStrip(np)
+    # Before any frame was written show_led() must still send the whole frame.
+    assert strip.show_led(2, (255, 0, 0)) is True
+    assert np.last_frame() == _frame_after_full_show([(0, 0, 0)] * 2 + [(255, 0, 0)] + [(0, 0, 0)] * 5)
+    # In sync: only LED 5 changes.
+    assert strip.show_led(5, (0, 60, 255)) is True
+    want = [(0, 0, 0)] * 8
+    want[2] = (255, 0, 0)
+    want[5] = (0, 60, 255)
+    assert np.last_frame() == _frame_after_full_show(want)
+    # The same colour again: nothing to write.
+    assert strip.show_led(5, (0, 60, 255)) is False
+    assert np.writes == 2
+    # Another LED changed since the last show: both must reach the wire.
+    strip[0] = (0, 255, 40)
+    assert strip.show_led(7, (255, 255, 255)) is True
+    want[0] = (0, 255, 40)
+    want[7] = (255, 255, 255)
+    assert np.last_frame() == _frame_after_full_show(want)
+    assert strip.show() is False
+
+
+def test_a_ball_lights_its_trench_led_as_a_full_render_would(clock):
+    # The ball fast path (flash_ball) must leave the strip exactly as a full
+    # render with that ball flagged, and as a full re-encode of that picture.
+    from hauntbox_sim.boards.roller import RollerSim
+    sim = RollerSim(players=3, seed=4)
+    c = sim.app.controller
+    c.new_game(3)
+    strip = c.display.strip
+    writes = strip.np.writes
+    c.on_ball(2, 1)
+    assert strip.np.writes == writes + 1
+    assert c.display.balls == 0b10
+    frame = strip.np.last_frame()
+    c.render()                          # the same picture: nothing to write
+    assert strip.np.writes == writes + 1
+    strip._force = True                 # re-encode every LED from scratch
+    assert strip.show() is True
+    assert strip.np.last_frame() == frame
+    assert frame != b"\0" * len(frame)
+
+
 # ---- beam decoding -------------------------------------------------------
 
 def beam_on(clock, **kw):
