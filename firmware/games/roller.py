@@ -9,7 +9,7 @@ from rules.errors import CHANCE
 from rules.roller_ghoster import FACES, RollerGhoster
 from devices.tower import JAM
 from games.events import report_leds
-from ram import unload
+from ram import collect, unload
 
 SAVE_NAME = "roller-ghoster"
 
@@ -250,6 +250,12 @@ class RollerController:
                 self.faults += 1
                 self.bus.publish(("fault", "beam_dead", k))
         self.dead = dead
+        # Collect before the tower turns: a collection takes ~6 ms on the rp2
+        # port, and gc.threshold (app.GC_THRESHOLD) would otherwise start one
+        # every few turns while balls are being counted, on top of a ball's
+        # edge-to-LED time (2% of the balls, 2026-12-02). A turn's counting
+        # allocates far less than the threshold.
+        collect()
         self.bus.publish(("rotating",))
         status, counts = await tower.rotate()
         if status == JAM:
