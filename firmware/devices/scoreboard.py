@@ -106,8 +106,6 @@ class Scoreboard:
         # (clue spots to fill), .preview ((player, option) or None), .fault.
         # Every frame is built in place: nothing here allocates (it runs on
         # every rule effect and sensor event).
-        s = self.score
-        s.fill(OFF)
         over = game.is_over()
         pending = getattr(view, "pending", None)
         if pending is None:
@@ -115,6 +113,43 @@ class Scoreboard:
         refill = getattr(view, "refill", None)
         if refill is None:
             refill = ()
+        # The spot chain first: it shows what the sensors just saw, so its
+        # frame goes out before the score panel's ~3 ms write.
+        t = self.spots
+        t.fill(OFF)
+        leds = self.spot_led
+        for k in range(len(self.monsters)):
+            m = self.monsters[k]
+            if m in pending:
+                led = leds.get(pending[m])
+                if led is not None:
+                    t[led] = WHITE
+            else:
+                led = leds.get(game.monster_spot(m))
+                if led is not None:
+                    t[led] = self.monster_rgb[k]
+        for sp in self.clue_spots:
+            led = leds.get(sp)
+            if led is None:
+                continue
+            if sp in refill:
+                t[led] = AMBER
+            elif game.spots[sp] is None and not over:
+                t[led] = self.clue_gone
+        wrote = self._write(t)
+        # While hold_score is set (a die may be moving) the long score chain is
+        # neither drawn nor written: a write runs with interrupts off (~3 ms
+        # for 100 LEDs), which would shift the time stamps of the sensor edges
+        # by as much, and drawing it would only delay the next sensor event.
+        # Whoever clears hold_score renders again.
+        if not self.hold_score:
+            self._render_score(game, view, over)
+            wrote = self._write(self.score) or wrote
+        return wrote
+
+    def _render_score(self, game, view, over):
+        s = self.score
+        s.fill(OFF)
         preview = getattr(view, "preview", None)
         entering = getattr(view, "entering", -1)
         winners = game.winners if over else ()
@@ -144,39 +179,14 @@ class Scoreboard:
                 s[self.round_from + r] = WHITE
         if getattr(view, "fault", False):
             s[self.fault_led] = RED
-        t = self.spots
-        t.fill(OFF)
-        leds = self.spot_led
-        for k in range(len(self.monsters)):
-            m = self.monsters[k]
-            if m in pending:
-                led = leds.get(pending[m])
-                if led is not None:
-                    t[led] = WHITE
-            else:
-                led = leds.get(game.monster_spot(m))
-                if led is not None:
-                    t[led] = self.monster_rgb[k]
-        for sp in self.clue_spots:
-            led = leds.get(sp)
-            if led is None:
-                continue
-            if sp in refill:
-                t[led] = AMBER
-            elif game.spots[sp] is None and not over:
-                t[led] = self.clue_gone
-        return self.show()
 
     def show(self):
         # A failed chain write must never stop the game: count it and go on.
-        # While hold_score is set (a die may be moving) the long score chain is
-        # not written: a write runs with interrupts off (~3 ms for 100 LEDs),
-        # which would shift the time stamps of the sensor edges by as much.
-        # The short spot chain (~0.5 ms) is always written.
-        wrote = False
+        # (The frames as last drawn; hold_score: see render.)
+        wrote = self._write(self.spots)
         if not self.hold_score:
-            wrote = self._write(self.score)
-        return self._write(self.spots) or wrote
+            wrote = self._write(self.score) or wrote
+        return wrote
 
     def _write(self, strip):
         try:
