@@ -66,10 +66,8 @@ def resume(self, saved):
     cards = saved.get("cards", "firmware")
     if cards not in CARD_MODES:
         raise RuleError("bad card mode")
-    rng_state = saved.get("rng")
-    if isinstance(rng_state, dict):
-        from rules.rng import Rng
-        self.rng = Rng.from_dict(rng_state)
+    from rules.rng import Rng
+    self.rng = Rng.saved_or(saved, self.rng)
     self.game = g
     self.cards = cards
     self._reset_ui()

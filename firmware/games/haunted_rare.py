@@ -78,10 +78,8 @@ def new_game(c, players, start, options):
 
 def resume(c, saved):
     game = HauntedHouse.from_dict(c.cfg, saved.get("game"))
-    rng_state = saved.get("rng")
-    if isinstance(rng_state, dict):
-        from rules.rng import Rng
-        c.rng = Rng.from_dict(rng_state)
+    from rules.rng import Rng
+    c.rng = Rng.saved_or(saved, c.rng)
     holes = saved.get("hole_lost")
     if not isinstance(holes, list) or len(holes) != game.n:
         holes = [0] * game.n

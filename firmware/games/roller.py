@@ -109,10 +109,8 @@ class RollerController:
     def resume(self, saved):
         # saved: dict from the store; raises RuleError/ValueError if invalid.
         game = RollerGhoster.from_dict(self.layout, saved.get("game"))
-        rng_state = saved.get("rng")
-        if isinstance(rng_state, dict):
-            from rules.rng import Rng
-            self.rng = Rng.from_dict(rng_state)
+        from rules.rng import Rng
+        self.rng = Rng.saved_or(saved, self.rng)
         self.game = game
         self.bus.publish(("resumed", "roller-ghoster", game.players, game.turn))
         self.render()

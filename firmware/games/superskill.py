@@ -426,10 +426,8 @@ class SuperSkillController:
             # board: the app sets the file aside (kept) and starts a new game.
             raise RuleError("saved game is not a companion game")
         g = Tracker.from_dict(saved.get("game"))
-        rng_state = saved.get("rng")
-        if isinstance(rng_state, dict):
-            from rules.rng import Rng
-            self.rng = Rng.from_dict(rng_state)
+        from rules.rng import Rng
+        self.rng = Rng.saved_or(saved, self.rng)
         self.game = g
         self._reset_ui()
         self.rolled = False

@@ -80,6 +80,13 @@ class Rng:
         return {"state": self.state}
 
     @classmethod
+    def saved_or(cls, saved, current):
+        # The dice generator a save holds (its "rng"), or `current` for a save
+        # without one; ValueError if the one it holds is damaged.
+        d = saved.get("rng")
+        return cls.from_dict(d) if isinstance(d, dict) else current
+
+    @classmethod
     def from_dict(cls, d):
         r = cls(1)
         st = d.get("state") if isinstance(d, dict) else None

@@ -49,3 +49,15 @@ def test_shuffle_is_a_permutation():
     items = list(range(52))
     Rng(3).shuffle(items)
     assert sorted(items) == list(range(52)) and items != list(range(52))
+
+
+def test_a_save_gives_its_dice_generator_or_keeps_the_current_one():
+    a = Rng(7)
+    a.below(6)
+    saved = {"rng": a.to_dict()}
+    b = Rng.saved_or(saved, Rng(1))
+    assert [b.below(6) for _ in range(20)] == [a.below(6) for _ in range(20)]
+    current = Rng(3)
+    assert Rng.saved_or({"game": {}}, current) is current      # a save without one
+    with pytest.raises(ValueError):
+        Rng.saved_or({"rng": {"state": 0}}, current)           # damaged: refused
