@@ -373,10 +373,7 @@ class App:
                         break
                     await self._service_in_game()
                 if self._request is None and again == ("new",):
-                    g = self.controller.game
-                    self._request = (self.game_name, g.players if isinstance(g.players, int)
-                                     else len(g.players), 0, None)
-                    g = None        # the finished game is not kept alive into the next
+                    self._request = (self.game_name, seats(self.controller.game), 0, None)
         finally:
             for t in side:
                 t.cancel()
@@ -397,6 +394,16 @@ def run():
     # board stays up and waits for the next one (a "new" request from the host).
     from games.link import serve_stdio
     return play(app, asyncio.run, [serve_stdio(app)])
+
+
+def seats(game):
+    # How many play `game`: Beetlejuice, Haunted House and Super-Skill keep
+    # the count as `n` (Super-Skill's `players` is its list of sheets),
+    # Roller Ghoster as `players`. (Play-again read `players` alone, which
+    # Beetlejuice and Haunted House lack: the board crashed at every ROLL
+    # for another game, found on the emulated Pico, 2026-12-02.)
+    n = getattr(game, "n", None)
+    return n if isinstance(n, int) else game.players
 
 
 def compact_heap():

@@ -59,9 +59,11 @@ def test_protocol_session_identical_on_micropython():
 
 
 @pytest.mark.skipif(not vm.vm_available(), reason="MicroPython VM not installed (make deps)")
-def test_commands_other_than_state_are_not_kept_in_ram_on_micropython():
-    """Every command but state lives in protocol_commands.py, loaded for one
-    request and dropped again: after the session (which used them all) it is gone."""
-    code = (RUN + "\nimport sys\nprint('protocol_commands' in sys.modules, 'protocol' in sys.modules)\n")
+def test_commands_are_not_kept_in_ram_on_micropython():
+    """The commands live in protocol_commands.py and protocol_service.py, loaded
+    for one request and dropped again: after the session (which used them all)
+    both are gone."""
+    code = (RUN + "\nimport sys\nprint('protocol_commands' in sys.modules, "
+            "'protocol_service' in sys.modules, 'protocol' in sys.modules)\n")
     last = vm.run_micropython(code).strip().splitlines()[-1]
-    assert last == "False True"
+    assert last == "False False True"
