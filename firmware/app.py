@@ -374,6 +374,17 @@ class App:
                     await self._service_in_game()
                 if self._request is None and again == ("new",):
                     self._request = (self.game_name, seats(self.controller.game), 0, None)
+        except BaseException:
+            # Leaving on an exception (a Ctrl-C lands in this task as often as
+            # in another; a crash): the servo goes off before anything below
+            # awaits, and the game task is cancelled. The `finally` awaits the
+            # device tasks' ends and the loop runs on meanwhile: on the
+            # emulated Pico the tower's servo still began a pulse 30 ms after
+            # a Ctrl-C (docs/reliability.md, 2026-12-02).
+            self.servo_off()
+            if self._play is not None:
+                self._play.cancel()
+            raise
         finally:
             for t in side:
                 t.cancel()
