@@ -228,12 +228,8 @@ class App:
         # Servo off (its PWM stops within one period); never raises.
         b = getattr(self.controller, "build", None)
         tower = getattr(b, "tower", None)
-        for servo in (getattr(tower, "servo", None), getattr(tower, "ratchet", None)):
-            if servo is not None:
-                try:
-                    servo.off()
-                except Exception:  # noqa: BLE001 - keep making the rest safe
-                    pass
+        if tower is not None:
+            tower.off()
 
     def make_safe(self):
         # Servo off and LEDs dimmed; never raises, since it runs on the way

@@ -137,6 +137,21 @@ class Tower:
             self.ratchet.move(self.ratchet.rest_deg)
             await asyncio.sleep_ms(self.backoff_ms)
 
+    def off(self):
+        # Nothing drives the tower any more (the game has stopped: Ctrl-C, a
+        # crash). The notch IRQ's stop is disarmed first: it writes a stop
+        # pulse from a hard IRQ, and IRQ handlers outlive the program on
+        # MicroPython, so a notch reached after the Ctrl-C started the servo's
+        # PWM again at the REPL (emulated Pico, 2026-12-02: a pulse 30-150 ms
+        # after the Ctrl-C). Never raises.
+        self._seeking = False
+        for s in (self.servo, self.ratchet):
+            if s is not None:
+                try:
+                    s.off()
+                except Exception:  # noqa: BLE001 - keep making the rest safe
+                    pass
+
     def live(self):
         # True while the beams count balls of a turn: turning or settling.
         return self.turning or self.settling

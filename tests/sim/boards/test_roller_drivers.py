@@ -377,3 +377,24 @@ def test_whole_game_on_the_ratchet_build():
     assert s.run() is not None
     assert sum(1 for e in events if e[0] == "rotate") == s.tower.rotations > 0
     assert not [e for e in events if e[0] == "fault"]
+
+
+def test_a_notch_after_the_game_stopped_does_not_start_the_servo_again(clock):
+    # The notch IRQ stops a turning tower with a stop pulse, from a hard IRQ,
+    # and IRQ handlers outlive the program (Ctrl-C leaves them armed at the
+    # REPL). Once the app has made the hardware safe, a notch reached while
+    # the tower coasts must not put pulses on the servo pin again: on the
+    # emulated Pico it did, 30-150 ms after a Ctrl-C (docs/reliability.md).
+    from hauntbox_sim.boards.roller import RollerSim
+    sim = RollerSim(players=2, seed=3)
+    tower = sim.app.controller.build.tower
+    tower._seek()                               # turning towards the next notch
+    assert tower.servo.pwm.duty_ns() != 0
+    sim.app.make_safe()                         # what app.play does on Ctrl-C
+    assert tower.servo.pwm.duty_ns() == 0
+    # The switch opens as the tower leaves the notch, then closes at the next.
+    active = tower._active_level
+    tower._notch_irq(1 - active)
+    sim.clock.advance_ms(tower._leave_us / 1000 + 1)
+    tower._notch_irq(active)
+    assert tower.servo.pwm.duty_ns() == 0
