@@ -369,7 +369,10 @@ class App:
                         break
                     await self._service_in_game()
                 if self._request is None and again == ("new",):
-                    self._request = (self.game_name, seats(self.controller.game), 0, None)
+                    # (Every engine keeps its player count as `n`: play-again read
+                    # `players`, which Beetlejuice and Haunted House lack, and
+                    # the board crashed at every ROLL for another game.)
+                    self._request = (self.game_name, self.controller.game.n, 0, None)
         except BaseException:
             # Leaving on an exception (a Ctrl-C lands in this task as often as
             # in another; a crash): the servo goes off before anything below
@@ -401,16 +404,6 @@ def run():
     # board stays up and waits for the next one (a "new" request from the host).
     from games.link import serve_stdio
     return play(app, asyncio.run, [serve_stdio(app)])
-
-
-def seats(game):
-    # How many play `game`: Beetlejuice, Haunted House and Super-Skill keep
-    # the count as `n` (Super-Skill's `players` is its list of sheets),
-    # Roller Ghoster as `players`. (Play-again read `players` alone, which
-    # Beetlejuice and Haunted House lack: the board crashed at every ROLL
-    # for another game, found on the emulated Pico, 2026-12-02.)
-    n = getattr(game, "n", None)
-    return n if isinstance(n, int) else game.players
 
 
 def compact_heap():

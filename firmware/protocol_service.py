@@ -48,10 +48,7 @@ def new(proto, msg):
     app = proto.app
     c = app.controller
     g = getattr(c, "game", None)
-    # The players of the game now (app.seats: `n`, or Roller Ghoster's `players`).
-    cur_players = getattr(g, "n", None)
-    if not _is_int(cur_players):
-        cur_players = getattr(g, "players", None)
+    cur_players = getattr(g, "n", None)        # every engine's player count
     if not _is_int(cur_players):
         cur_players = app.settings.get("players")
     game = _arg(msg, "game", "str", app.game_name)

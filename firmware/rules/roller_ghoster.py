@@ -67,6 +67,12 @@ class RollerGhoster:
             return None
         return self.turn
 
+    @property
+    def n(self):
+        # The player count under the name every engine gives it (app.py reads
+        # `n` for play-again).
+        return self.players
+
     def is_over(self):
         return self.phase == "over"
 
