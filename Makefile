@@ -67,8 +67,10 @@ screenshots: deps
 pico: deps
 	$(BIN)/python -m hauntbox_sim.pico $(ARGS)
 
+# One worker per core: the emulated-Pico tests each keep a core busy, and
+# worksteal lets the short tests fill the other while a long one runs.
 test: deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check firmware sim host tests

@@ -274,6 +274,11 @@ class Frames:
         # flash chip's busy time (sim/pico/pico.mjs: W25Q16JV typical).
         return [e.args[3] / 1e6 for e in self.flash if len(e.args) > 3]
 
+    def erases(self) -> int:
+        # littlefs erases a block only when it needs a fresh one (a metadata
+        # pair compacts, a file outgrows its block): a short run may only program.
+        return sum(1 for e in self.flash if e.args and e.args[0] == "erase")
+
     def write_ms(self) -> list[float]:
         # A write's interrupts-off time as seen on the pin: first rise to last
         # fall (the latch event comes 50 us after the last fall).
@@ -413,7 +418,7 @@ def roller_latency(seed: int, events: int, max_s: float = 3600.0,
     floor = (cfg["beams"]["min_pulse_us"] + px["count"] * 30 + 50) / 1000
     log(f"  {build}: latency run, {len(edges)} balls, {games} games, {flash_ops} flash ops, "
         f"{time.monotonic() - t0:.0f} s wall for {emulated:.0f} s emulated")
-    out = latency_figures(lat, missed, floor, writes, stalls,
+    out = latency_figures(lat, missed, floor, writes, stalls, rec.erases(),
                           f"ball (beam edge, injected while the board counts a turn's balls) -> "
                           f"strip frame with its trench LED; floor = {cfg['beams']['min_pulse_us']} us "
                           f"filter + {px['count']} LEDs x 30 us + 50 us latch")
@@ -476,14 +481,14 @@ def haunted_latency(seed: int, events: int, max_s: float = 7200.0,
     floor = (spot["min_us"] + spots["count"] * 30 + 50) / 1000
     log(f"  {build}: latency run, {len(edges)} hits, {games} games, {flash_ops} flash ops, "
         f"{time.monotonic() - t0:.0f} s wall for {emulated:.0f} s emulated")
-    return latency_figures(lat, missed, floor, writes, stalls,
+    return latency_figures(lat, missed, floor, writes, stalls, rec.erases(),
                            f"standee/clue hit (contact edge -> expander INT) -> spot-chain frame "
                            f"changing its LED; floor = {spot['min_us']} us spot filter + "
                            f"{spots['count']} LEDs x 30 us + 50 us latch")
 
 
 def latency_figures(lat: list[tuple[float, float]], missed: int, floor: float,
-                    writes: list[float], stalls: list[float], what: str) -> dict:
+                    writes: list[float], stalls: list[float], erases: int, what: str) -> dict:
     shown = [b for _a, b in lat]
     first = [a for a, _b in lat]
     return {
@@ -497,16 +502,16 @@ def latency_figures(lat: list[tuple[float, float]], missed: int, floor: float,
         "latency_events": len(lat),
         "latency_missed": missed,
         "latency_what": what,
-        **irq_off(writes, stalls),
+        **irq_off(writes, stalls, erases),
     }
 
 
-def irq_off(writes: list[float], stalls: list[float]) -> dict:
+def irq_off(writes: list[float], stalls: list[float], erases: int) -> dict:
     """The longest interrupts-off window: a WS2812 write or a flash erase/program."""
     return {"irq_off_max_ms": round(max(writes + stalls), 3) if writes or stalls else None,
             "irq_off_led_max_ms": round(max(writes), 3) if writes else None,
             "irq_off_flash_max_ms": round(max(stalls), 3) if stalls else None,
-            "led_writes": len(writes), "flash_ops": len(stalls)}
+            "led_writes": len(writes), "flash_ops": len(stalls), "flash_erases": erases}
 
 
 def runtime() -> str:
@@ -552,7 +557,7 @@ def companion_writes(build: str, seed: int, turns: int = 6,
     return {"latency_p50_ms": None, "latency_p99_ms": None, "latency_max_ms": None,
             "latency_floor_ms": None, "latency_events": 0, "latency_missed": 0,
             "latency_what": "n/a: the dice companion has no beam or contact sensor (buttons only)",
-            **irq_off(writes, rec.flash_ms())}
+            **irq_off(writes, rec.flash_ms(), rec.erases())}
 
 
 def check(f: dict) -> list[str]:
@@ -599,7 +604,8 @@ def report(build: str, f: dict) -> None:
         line("latency", "n/a", f["latency_what"])
     line("interrupts off, longest", f"{f['irq_off_max_ms']} ms",
          f"(WS2812 write {f['irq_off_led_max_ms']} ms over {f['led_writes']} writes; "
-         f"flash {f['irq_off_flash_max_ms']} ms over {f['flash_ops']} erases/programs)")
+         f"flash {f['irq_off_flash_max_ms']} ms over {f['flash_erases']} erases and "
+         f"{f['flash_ops'] - f['flash_erases']} programs)")
     line("image", f"{f['image_bytes']} B", f"{f['image_blocks']} of {f['fs_blocks']} littlefs blocks")
     over = check(f)
     print("  " + ("within budgets and goals" if not over else "OVER: " + "; ".join(over)))

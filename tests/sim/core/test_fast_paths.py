@@ -420,10 +420,10 @@ def test_superskill_evaluator_is_the_plain_formula_to_the_last_bit():
     from hauntbox_sim.players import superskill_bots as ssb
     checked = 0
     for table in SS_TABLES:
-        for g in _ss_positions(table, games=3, every=3):
+        for g in _ss_positions(table, games=2, every=4):
             ev = ssb._evaluator(g)
             for p in range(len(g.players)):
                 assert ev.value(g, p) == _value_plain(ev, g, p)
                 assert ev.next_roll(g, p) == _next_roll_plain(ev, g, p)
                 checked += 1
-    assert checked > 2000
+    assert checked > 10_000     # 11,978 seat values of 2 games per table

@@ -32,8 +32,14 @@ def test_one_build_measured_on_the_emulated_pico_writes_every_key(tmp_path):
     assert f["latency_floor_ms"] <= f["latency_p50_ms"] <= f["latency_p99_ms"] <= f["latency_max_ms"]
     # A 51-LED write is 51 x 24 bits x 1.25 us on the pin.
     assert 1.4 < f["irq_off_led_max_ms"] < 1.7
-    # Saves erase flash sectors: 45 ms each with interrupts off (W25Q16JV typical).
-    assert f["flash_ops"] > 0 and f["irq_off_flash_max_ms"] == 45.0
+    # Saves program flash pages (0.4 ms each, W25Q16JV typical) with interrupts
+    # off; littlefs erases a 4 KB sector (45 ms) only when it needs a fresh
+    # block, which a one-turn run may never do.
+    assert f["flash_ops"] > 0 and 0 <= f["flash_erases"] <= f["flash_ops"]
+    if f["flash_erases"]:
+        assert f["irq_off_flash_max_ms"] == 45.0
+    else:
+        assert 0.4 <= f["irq_off_flash_max_ms"] <= 16 * 0.4
     assert f["irq_off_max_ms"] == max(f["irq_off_led_max_ms"], f["irq_off_flash_max_ms"])
     assert f["image_blocks"] * 4096 >= f["image_bytes"]
     assert "v1.28.0" in f["runtime"] and "rp2040js" in f["runtime"]
