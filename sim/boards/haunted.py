@@ -251,6 +251,9 @@ class HauntedPeople:
         self.entries: dict[int, list[tuple]] = {}
         self.entry: tuple | None = None
         self.entry_mismatch = 0
+        # A turn was played on this table or a saved game put on it (a host
+        # that connects late sees no first "game").
+        self.played = False
         from hauntbox_sim.players.referee_view import TableView
         self.view = TableView(model)
         self.asked_where: str | None = None     # the hole or circle the firmware asks about
@@ -263,6 +266,7 @@ class HauntedPeople:
             self.on_prompt(ev)
         elif k == "window" and ev[1] == "closed":
             self.model.after_turn()
+            self.played = True
         elif k in ("summoned", "summon_refused"):
             self.circle_done += 1
         elif k == "die_lost" and ev[2] == "hole":
@@ -282,6 +286,13 @@ class HauntedPeople:
                 self.entry_mismatch += 1
         elif k == "collect_dice":
             self.model.round_over()
+        elif k == "game":
+            # Play-again: the next game starts on the table the last one left.
+            if self.played:
+                self.model.new_game()
+            self.played = True
+        elif k == "resumed":
+            self.played = True
 
     def _reported_hole(self, owner: int) -> None:
         rec = self.rec

@@ -488,6 +488,14 @@ class TableModel:
         self.chores_until = t
         return t
 
+    def new_game(self) -> int:
+        """Set the table up again for the next game (play-again): a game's last
+        round ends with no collect_dice, so the pieces are where that game left
+        them and the board lights their home spots. Returns when done."""
+        t = self.round_over()
+        self.round = 1
+        return t
+
     def sync_to(self, game: dict) -> None:
         """Put the pieces where a saved game has them (the table after a reset)."""
         for m, lv in game["monsters"].items():
