@@ -35,6 +35,9 @@ _MAX_EVENTS = const(64)
 # run()), so "resting for", "quiet since" and the like stay right after any
 # break: 2 minutes is more than any window, quiet or place time asks for.
 _AGE_US = const(120000000)
+# Every line is looked at (its stamps aged) at least this often; in between a
+# step looks only at the lines an edge has made busy (Table._busy).
+_SWEEP_US = const(1000000)
 
 
 # A Line's state, one slot each in its array (see Line).
@@ -55,7 +58,8 @@ _O_MARK = const(13)
 _MIN_US = const(14)
 _GAP_US = const(15)
 _ACT_US = const(16)
-_SLOTS = const(17)
+_BUSY = const(17)       # in the table's busy list (Table._busy)
+_SLOTS = const(18)
 
 
 class Line:
@@ -213,8 +217,11 @@ class Expander:
 
     def _pin_edge(self, i, t, level):
         ln = self.lines[i]
-        if ln is not None and ln.edge(t, level):
-            self.table._event(ln, t)
+        if ln is not None:
+            if ln.edge(t, level):
+                self.table._event(ln, t)
+            if not ln.v[_BUSY]:
+                self.table._add_busy(ln)
 
 
 class Table:
@@ -230,6 +237,15 @@ class Table:
             for ln in x.lines:
                 if ln is not None:
                     self.lines[ln.name] = ln
+        # The lines an edge has touched that may still have a decision to
+        # make (an interruption under way or just ended): a step polls only
+        # these, and every line once per _SWEEP_US. Polling all ~30 lines took
+        # 2.0 ms a step on the rp2 port (docs/performance.md), and a sensor
+        # event waits for two steps (the table task's and the turn window's).
+        # A fixed list and a count, so that nothing allocates per step.
+        self._busy = [None] * len(self.lines)
+        self._nbusy = 0
+        self._sweep_at = ticks_us()
         self.events = []
         self.changed = asyncio.Event()
         self.last_event_us = ticks_us()
@@ -331,6 +347,11 @@ class Table:
         self._activity(t)
         self.changed.set()
 
+    def _add_busy(self, ln):
+        ln.v[_BUSY] = 1
+        self._busy[self._nbusy] = ln
+        self._nbusy += 1
+
     def _activity(self, t):
         if ticks_diff(t, self.last_activity_us) > 0:
             self.last_activity_us = t
@@ -389,19 +410,39 @@ class Table:
             if left < wait:
                 wait = max(left, 0)
         now = ticks_us()
-        for name in self.lines:
-            ln = self.lines[name]
-            v = ln.v
-            if v[_KNOWN]:
-                if ln.poll(now):
-                    self._event(ln, now)
-                if v[_STIRRED]:
-                    # Something moved without making an event: not quiet yet.
-                    v[_STIRRED] = 0
-                    self._activity(v[_GAP_START])
-                d = ln.deadline_us(now)
-                if 0 <= d < wait:
-                    wait = d
+        if ticks_diff(now, self._sweep_at) >= 0:
+            self._sweep_at = ticks_add(now, _SWEEP_US)
+            for name in self.lines:
+                wait = self._poll_line(self.lines[name], now, wait)
+        busy = self._busy
+        i = 0
+        while i < self._nbusy:
+            ln = busy[i]
+            wait = self._poll_line(ln, now, wait)
+            if ln.undecided():
+                i += 1
+            else:
+                # Decided (or its chip is down: _learn starts it afresh):
+                # the last busy line takes its place.
+                ln.v[_BUSY] = 0
+                self._nbusy -= 1
+                busy[i] = busy[self._nbusy]
+                busy[self._nbusy] = None
+        return wait
+
+    def _poll_line(self, ln, now, wait):
+        # One line's time-based decisions; returns wait, shortened to its deadline.
+        v = ln.v
+        if v[_KNOWN]:
+            if ln.poll(now):
+                self._event(ln, now)
+            if v[_STIRRED]:
+                # Something moved without making an event: not quiet yet.
+                v[_STIRRED] = 0
+                self._activity(v[_GAP_START])
+            d = ln.deadline_us(now)
+            if 0 <= d < wait:
+                wait = d
         return wait
 
     async def run(self):
@@ -424,8 +465,10 @@ class Table:
         self.events = []
 
     def undecided(self):
-        for name in self.lines:
-            if self.lines[name].undecided():
+        # Only a busy line can be undecided (an edge made it so).
+        busy = self._busy
+        for i in range(self._nbusy):
+            if busy[i].undecided():
                 return True
         return False
 
@@ -433,8 +476,9 @@ class Table:
         # Time until the first undecided interruption is decided, or -1.
         now = ticks_us()
         best = -1
-        for name in self.lines:
-            ln = self.lines[name]
+        busy = self._busy
+        for i in range(self._nbusy):
+            ln = busy[i]
             if ln.undecided():
                 d = ln.deadline_us(now)
                 if d >= 0 and (best < 0 or d < best):

@@ -61,10 +61,11 @@ BUILDS = {
 
 
 def bench_probe(games: int, period_ms: int, slots: int, turns: int = 0, census: bool = False,
-                wraps: tuple[str, ...] = ()) -> bytes:
+                wraps: tuple[str, ...] = (), timing: bool = False) -> bytes:
     """The probe module with its parameters filled in."""
     src = PROBE.read_text()
     src = src.replace("WRAPS = () ", f"WRAPS = {tuple(wraps)!r} ", 1)
+    src = src.replace("TIMING = 0 ", f"TIMING = {int(timing)} ", 1)
     src = src.replace("CENSUS = 0 ", f"CENSUS = {int(census)} ", 1)
     src = src.replace("TURNS = 0 ", f"TURNS = {turns} ", 1)
     src = src.replace("GAMES = 0 ", f"GAMES = {games} ", 1)
@@ -123,13 +124,13 @@ def percentile(xs: list[float], q: float) -> float:
 
 def heap_run(build: str, games: int, seed: int, period_ms: int = 50, turns: int = 0,
              max_s: float = 7200.0, log: Callable[[str], None] = print, census: bool = False,
-             wraps: tuple[str, ...] = ()) -> dict:
+             wraps: tuple[str, ...] = (), timing: bool = False) -> dict:
     """Play `games` games (or `turns` turns) with the probe on; its figures.
     census=True: at the end the board also prints the heap census
     (sim/pico/census_probe.py) and r["census"] holds its text and the SRAM."""
     slots = turns + 2 if turns else 200 * games + 50
     extra = {"/main.py": PROBE_MAIN,
-             "/bench_probe.py": bench_probe(games, period_ms, slots, turns, census, wraps)}
+             "/bench_probe.py": bench_probe(games, period_ms, slots, turns, census, wraps, timing)}
     if census:
         extra["/census_probe.py"] = CENSUS_PROBE.read_bytes()
     img = pico_image.image(settings(build), extra=extra)

@@ -40,6 +40,7 @@ NT = 0                          # and this one (turn slots)
 TURNS = 0                       # and this one: stop after this many turns instead (0: games)
 CENSUS = 0                      # and this one: 1 prints the heap census first (sim/pico/heap_census.py)
 WRAPS = ()                      # and this one: "module:Class.method" or "module:function" to count
+TIMING = 0                      # and this one: 1 times the wrapped calls and counts no bytes
                                 # (sim/pico/alloc_paths.py; empty in the bench's own runs)
 
 _REST = 0
@@ -140,7 +141,7 @@ def finish():
         "games_over": R[_OVER], "req_alloc": R[_REQA], "heap_total": gc.mem_alloc() + gc.mem_free(),
         "turns": [T[i] for i in range(R[_NT])], "kinds": [K[i] for i in range(R[_NT])],
         "probe_alloc": PROBE_ALLOC, "probe_heap": PROBE_HEAP,
-        "wraps": [[WRAPS[i], WB[i], WN[i]] for i in range(len(WRAPS))],
+        "wraps": [[WRAPS[i], WB[i], WN[i], WT[i], WL[i], WM[i]] for i in range(len(WRAPS))],
     }
     with open("/bench.json", "w") as f:
         json.dump(out, f)
@@ -201,16 +202,45 @@ def unload(name):
 _receive = _dumps = _unload = None
 WB = array("i", [0] * len(WRAPS))   # bytes allocated inside each wrapped function (inclusive)
 WN = array("i", [0] * len(WRAPS))   # its calls
+WT = array("i", [0] * len(WRAPS))   # microseconds spent inside it (inclusive)
+WM = array("i", [0] * len(WRAPS))   # the longest call, us (a first call may import)
+WL = array("i", [0x3FFFFFFF] * len(WRAPS))  # the shortest call, us
 
 
 def _counting(i, f):
     # The wrapper's own *a/**k are allocated before the count starts: they show
     # in the callers' figures and the turn's, not in this function's.
+    from time import ticks_diff, ticks_us
+
+    if TIMING:
+        # Time only: counter() is gc.mem_alloc(), which walks the whole heap's
+        # allocation table (~1 ms a call on the port) and would be timed.
+        def timed(*a, **k):
+            t = ticks_us()
+            try:
+                return f(*a, **k)
+            finally:
+                d = ticks_diff(ticks_us(), t)
+                WT[i] += d
+                WN[i] += 1
+                if d > WM[i]:
+                    WM[i] = d
+                if d < WL[i]:
+                    WL[i] = d
+        return timed
+
     def w(*a, **k):
         c = counter()
+        t = ticks_us()
         try:
             return f(*a, **k)
         finally:
+            d = ticks_diff(ticks_us(), t)
+            WT[i] += d
+            if d > WM[i]:
+                WM[i] = d
+            if d < WL[i]:
+                WL[i] = d
             WB[i] += counter() - c
             WN[i] += 1
     return w

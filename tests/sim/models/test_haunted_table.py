@@ -296,6 +296,45 @@ def test_expander_outage_is_reported_once_and_recovers():
     assert b.table.active("bob_bottom")
 
 
+def test_a_step_polls_only_busy_lines_and_every_knock_is_still_decided_on_time():
+    """Monsters / Clues: three pieces knocked at once, each contact open 20 ms
+    with no further edge: each is counted once the spot filter (5 ms) has
+    passed, from the table's own steps, and leaves the busy list once decided;
+    a step in between sweeps polls only the busy lines."""
+    b = Bench()
+    names = ["bob_bottom", "clue_top_left", "medusa_top"]
+    t0_ms = b.now_ms()
+    for n in names:
+        b.pulse(n, 10, 20)
+    from devices import table as table_mod
+    polled = []
+    real = table_mod.Line.poll
+
+    def counting(ln, now):
+        polled.append(ln.name)
+        return real(ln, now)
+
+    async def scenario():
+        await asyncio.sleep(0.005)
+        busy_before = b.table._nbusy
+        await asyncio.sleep(0.020)                  # 25 ms: decided, not yet back at rest
+        seen = [(e[0], e[2] / 1000 - t0_ms) for e in b.table.events]
+        await asyncio.sleep(0.100)                  # back at rest, the gap over
+        table_mod.Line.poll = counting
+        try:
+            b.table._sweep_at = b.clk.now_us + 10_000_000
+            b.table.step()
+        finally:
+            table_mod.Line.poll = real
+        return busy_before, seen, b.table._nbusy
+    busy_before, seen, busy_after = b.run(scenario())
+    assert busy_before == 0
+    assert sorted(n for n, _t in seen) == sorted(names)
+    for _n, t_ms in seen:
+        assert 15.0 <= t_ms <= 17.0, seen           # 10 ms + the 5 ms filter (+ a step's wake)
+    assert busy_after == 0 and polled == []
+
+
 def test_int_lines_use_edge_recorders_with_a_hard_irq():
     """The INT IRQ only records (EdgeRecorder); the chip is read by the task."""
     b = Bench()
