@@ -207,6 +207,16 @@ WM = array("i", [0] * len(WRAPS))   # the longest call, us (a first call may imp
 WL = array("i", [0x3FFFFFFF] * len(WRAPS))  # the shortest call, us
 
 
+def _took(i, d):
+    # A wrapped call's time: the total, the longest and the shortest.
+    WT[i] += d
+    WN[i] += 1
+    if d > WM[i]:
+        WM[i] = d
+    if d < WL[i]:
+        WL[i] = d
+
+
 def _counting(i, f):
     # The wrapper's own *a/**k are allocated before the count starts: they show
     # in the callers' figures and the turn's, not in this function's.
@@ -220,13 +230,7 @@ def _counting(i, f):
             try:
                 return f(*a, **k)
             finally:
-                d = ticks_diff(ticks_us(), t)
-                WT[i] += d
-                WN[i] += 1
-                if d > WM[i]:
-                    WM[i] = d
-                if d < WL[i]:
-                    WL[i] = d
+                _took(i, ticks_diff(ticks_us(), t))
         return timed
 
     def w(*a, **k):
@@ -235,14 +239,8 @@ def _counting(i, f):
         try:
             return f(*a, **k)
         finally:
-            d = ticks_diff(ticks_us(), t)
-            WT[i] += d
-            if d > WM[i]:
-                WM[i] = d
-            if d < WL[i]:
-                WL[i] = d
+            _took(i, ticks_diff(ticks_us(), t))
             WB[i] += counter() - c
-            WN[i] += 1
     return w
 
 

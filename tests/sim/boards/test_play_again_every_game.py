@@ -23,14 +23,10 @@ SIMS = {
 }
 
 
-@pytest.mark.parametrize("game", sorted(SIMS))
-def test_roll_after_the_end_starts_the_next_game_with_the_same_seats(game):
-    s = SIMS[game]()
-    events = []
-    s.app.bus.subscribe(events.append)
-    n = s.players
-
-    async def two_games():
+def _play_again(s, n, until):
+    """Play a game with n seats to its end, answer play-again with ROLL, and
+    go on until until() is true; then stop the play loop."""
+    async def play():
         task = asyncio.ensure_future(s.app.main_async(n, 0, False, exit_when_over=False))
         try:
             d = s.app.controller.decider
@@ -38,7 +34,7 @@ def test_roll_after_the_end_starts_the_next_game_with_the_same_seats(game):
                 assert not task.done(), task
                 await asyncio.sleep(0.05)
             assert d.offer(("new",)) is None        # what ROLL gives at that prompt
-            while sum(1 for e in events if e[0] == "game") < 2:
+            while not until():
                 assert not task.done(), task
                 await asyncio.sleep(0.05)
         finally:
@@ -47,7 +43,17 @@ def test_roll_after_the_end_starts_the_next_game_with_the_same_seats(game):
                 await task
             except BaseException:  # noqa: BLE001 - the cancelled play loop
                 pass
-    sim_install.run(two_games())
+    sim_install.run(play())
+
+
+@pytest.mark.parametrize("game", sorted(SIMS))
+def test_roll_after_the_end_starts_the_next_game_with_the_same_seats(game):
+    s = SIMS[game]()
+    events = []
+    s.app.bus.subscribe(events.append)
+    n = s.players
+
+    _play_again(s, n, lambda: sum(1 for e in events if e[0] == "game") >= 2)
     games = [e for e in events if e[0] == "game"]
     assert [g[2] for g in games[:2]] == [n, n]
     assert not [e for e in events if e[0] == "fault" and e[1] == "crash"]
@@ -67,24 +73,7 @@ def test_haunted_house_players_set_the_table_up_again_for_the_next_game():
         g2 = [i for i, (_t, e) in enumerate(events) if e[0] == "game"][1]
         return [e for _t, e in events[g2:] if e[0] in ("placed", "place_confirmed")]
 
-    async def into_game_2():
-        task = asyncio.ensure_future(s.app.main_async(2, 0, False, exit_when_over=False))
-        try:
-            d = s.app.controller.decider
-            while d.current is None or d.current[0] != "play_again":
-                assert not task.done(), task
-                await asyncio.sleep(0.05)
-            assert d.offer(("new",)) is None
-            while not _first_turn_of_game_2_open(events):
-                assert not task.done(), task
-                await asyncio.sleep(0.05)
-        finally:
-            task.cancel()
-            try:
-                await task
-            except BaseException:  # noqa: BLE001 - the cancelled play loop
-                pass
-    sim_install.run(into_game_2())
+    _play_again(s, 2, lambda: _first_turn_of_game_2_open(events))
     g2 = [i for i, (_t, e) in enumerate(events) if e[0] == "game"][1]
     place = [e for _t, e in events[g2:] if e[0] == "place"]
     assert place, "the board lit no spots for game 2"
