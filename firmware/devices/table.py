@@ -243,7 +243,7 @@ class Table:
         # 2.0 ms a step on the rp2 port (docs/performance.md), and a sensor
         # event waits for two steps (the table task's and the turn window's).
         # A fixed list and a count, so that nothing allocates per step.
-        self._busy = [None] * len(self.lines)
+        self._busy = [None] * len(self.lines)  # type: list
         self._nbusy = 0
         self._sweep_at = ticks_us()
         self.events = []
