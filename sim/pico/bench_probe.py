@@ -40,8 +40,8 @@ NT = 0                          # and this one (turn slots)
 TURNS = 0                       # and this one: stop after this many turns instead (0: games)
 CENSUS = 0                      # and this one: 1 prints the heap census first (sim/pico/heap_census.py)
 WRAPS = ()                      # and this one: "module:Class.method" or "module:function" to count
-TIMING = 0                      # and this one: 1 times the wrapped calls and counts no bytes
                                 # (sim/pico/alloc_paths.py; empty in the bench's own runs)
+TIMING = 0                      # and this one: 1 times the wrapped calls and counts no bytes
 
 _REST = 0
 _PEAK = 1
