@@ -17,6 +17,8 @@ import asyncio
 from array import array
 from time import ticks_add, ticks_diff, ticks_ms, ticks_us
 
+from drivers.alarm import Alarm
+
 try:
     from micropython import const
 except ImportError:
@@ -247,7 +249,14 @@ class Table:
         self._nbusy = 0
         self._sweep_at = ticks_us()
         self.events = []
-        self.changed = asyncio.Event()
+        # Both waits (the table task's on the INT flag, a consumer's on
+        # `changed`) are a ThreadSafeFlag that an edge, an event or an Alarm
+        # sets: no asyncio.wait_for_ms, which allocates ~660 B a wake on the
+        # port (drivers/alarm.py). `changed` has one waiter at a time (the
+        # controller's turn), as a ThreadSafeFlag allows.
+        self._alarm = Alarm(flag)
+        self.changed = asyncio.ThreadSafeFlag()
+        self._change_alarm = Alarm(self.changed)
         self.last_event_us = ticks_us()
         self.last_activity_us = self.last_event_us   # last event or release
         self.healthy_at = 0
@@ -446,13 +455,18 @@ class Table:
         return wait
 
     async def run(self):
-        while True:
-            self.healthy_at = ticks_ms()
-            wait = self.step()
-            try:
-                await asyncio.wait_for_ms(self.flag.wait(), wait // 1000 + 1)
-            except asyncio.TimeoutError:
-                pass
+        flag = self.flag
+        try:
+            while True:
+                self.healthy_at = ticks_ms()
+                wait = self.step()
+                # An INT edge or the alarm, whichever comes first; an alarm
+                # left from a wake by an edge is replaced here (arm), and one
+                # that fired meanwhile costs one extra step at most.
+                self._alarm.arm_us(wait)
+                await flag.wait()
+        finally:
+            self._alarm.cancel()
 
     # ---- queries for the controller --------------------------------------
 
@@ -515,13 +529,13 @@ class Table:
 
     async def wait_change(self, ms):
         # Sleep until the table has news (an event, a wake()) or ms elapse.
-        if ms <= 0:
-            ms = 1
+        # The flag clears itself as the wait returns.
+        alarm = self._change_alarm
+        alarm.arm_us(ms * 1000)
         try:
-            await asyncio.wait_for_ms(self.changed.wait(), ms)
-        except asyncio.TimeoutError:
-            pass
-        self.changed.clear()
+            await self.changed.wait()
+        finally:
+            alarm.cancel()
 
 
 class TurnWindow:

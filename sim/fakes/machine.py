@@ -260,12 +260,18 @@ class Timer:
             self.init(**kw)
 
     def init(self, mode: int = PERIODIC, period: int = -1, freq: float = -1,
-             callback: Callable[["Timer"], None] | None = None, **kw: Any) -> None:
+             callback: Callable[["Timer"], None] | None = None, hard: bool = False,
+             tick_hz: int = 1000, **kw: Any) -> None:
+        # period counts ticks of 1/tick_hz s (rp2: tick_hz=1_000_000 gives a
+        # one-shot in microseconds; measured on the emulated Pico, the wake
+        # comes at the period plus ~0.2 ms of the port's own path).
         if freq and freq > 0:
             period = int(1000 / freq)
-        self._period = max(1, int(period))
+            tick_hz = 1000
+        self._period = max(1, int(period)) * 1000 / tick_hz     # ms
         self._mode = mode
         self._cb = callback
+        self._hard = hard
         self._active = True
         self._gen = getattr(self, "_gen", 0) + 1
         self._arm(self._gen)
@@ -279,7 +285,7 @@ class Timer:
             else:
                 self._active = False
             if self._cb:
-                runtime.run_irq(self._cb, self, hard=False)
+                runtime.run_irq(self._cb, self, hard=self._hard)
         runtime.clock().after_ms(self._period, fire)
 
     def deinit(self) -> None:
