@@ -4,8 +4,8 @@
 #
 # How it waits matters on the Pico: asyncio.wait_for_ms builds two tasks, a
 # closure and a cancellation on every call (about 670 B a wake on the rp2 port,
-# and a noisy beam wakes the task tens of times a second). So the task waits
-# in one of three ways, and the common two allocate nothing:
+# and a noisy beam wakes the task tens of times a second), so it never uses
+# it. The task waits in one of three ways:
 # - a decision due soon (a pulse that may become a ball, a gap that may end a
 #   glitch): asyncio.sleep_ms, blind to new edges. The IRQs timestamp edges in
 #   their rings, and the sleep is never longer than Beam.blind_us, the time
@@ -16,16 +16,20 @@
 #   every tick_ms while a beam is not idle, so a stuck beam is reported at most
 #   tick_ms late and the decoders' start times never get old enough to wrap.
 # - anything else (rare: a decision due soon that another beam's blind limit
-#   forbids sleeping through): wait_for_ms on the flag.
+#   forbids sleeping through): the flag, which an Alarm (drivers/alarm.py)
+#   also sets when the decision is due.
 
 import asyncio
 from time import ticks_us
+
+from drivers.alarm import Alarm
 
 
 class BeamBank:
     def __init__(self, beams, flag, on_ball=None, on_stuck=None, emitters=None):
         self.beams = beams
         self.flag = flag
+        self._alarm = Alarm(flag)
         self.emitters = emitters    # output Pin powering the IR emitters (high = on), or None
         self.testing = False
         self.on_ball = on_ball      # on_ball(staircase, count)
@@ -135,10 +139,10 @@ class BeamBank:
             elif wait < 0 or wait > self.coarse_us:
                 await flag.wait()
             else:
-                try:
-                    await asyncio.wait_for_ms(flag.wait(), wait // 1000 + 1)
-                except asyncio.TimeoutError:
-                    pass
+                # An alarm left from here after an edge came first sets the
+                # flag once more later: one extra poll, nothing else.
+                self._alarm.arm_us(wait)
+                await flag.wait()
 
     async def tick(self):
         # The slow decisions' clock (see the top of this file); it only sets

@@ -9,6 +9,8 @@
 import asyncio
 from time import ticks_add, ticks_diff, ticks_ms, ticks_us
 
+from drivers.alarm import Alarm
+
 OK = "ok"
 JAM = "jam"
 
@@ -19,6 +21,7 @@ class Tower:
         self.ratchet = ratchet          # PositionalServo for the ratchet build
         self.notch = notch              # DebouncedInput, active at a notch
         self.notch_flag = notch_flag
+        self._notch_alarm = Alarm(notch_flag)
         self.beams = beams              # BeamBank
         self.reservoir = reservoir      # DebouncedInput, active when 3 balls are in, or None
         self.timeout_ms = cfg.get("notch_timeout_ms", 2500)
@@ -98,10 +101,13 @@ class Tower:
             if wait:
                 await asyncio.sleep_ms(min(wait, left))
             else:
+                # The switch's edge or the deadline (drivers/alarm.py: no
+                # wait_for_ms, ~660 B a wake on the port).
+                self._notch_alarm.arm_us(left * 1000)
                 try:
-                    await asyncio.wait_for_ms(self.notch_flag.wait(), left)
-                except asyncio.TimeoutError:
-                    pass
+                    await self.notch_flag.wait()
+                finally:
+                    self._notch_alarm.cancel()
 
     async def _one_notch(self):
         deadline = ticks_add(ticks_ms(), self.timeout_ms)

@@ -5,7 +5,8 @@ a save (25 ms per commit and rename) at a random moment of every turn."""
 import pytest
 
 from hauntbox_sim.reliability.host import notch_overshoot
-from hauntbox_sim.vm.mpvm import SCRIPTS, run_micropython, script_code, vm_available
+from hauntbox_sim.bench.vm_figures import VM_MOUNTS
+from hauntbox_sim.vm.mpvm import run_micropython, script_code, vm_available
 
 
 def test_the_tower_stops_at_the_notch_while_the_loop_is_blocked():
@@ -25,5 +26,6 @@ def test_without_the_irq_stop_the_same_stalls_overrun_the_notch():
 @pytest.mark.skipif(not vm_available(), reason="MicroPython VM not installed (make deps)")
 def test_the_notch_irq_allocates_nothing_in_the_micropython_vm():
     # The VM side: sim/vm/scripts/notch_irq.py (on the pin of edge_pin.py).
-    out = run_micropython(script_code("notch_irq"), mounts={"/scripts": SCRIPTS})
+    # /lib: the VM's machine stand-in (devices.tower imports machine.Timer).
+    out = run_micropython(script_code("notch_irq"), mounts=VM_MOUNTS)
     assert out.split() == ["1", "True", "False"]
