@@ -13,6 +13,7 @@ import selectors
 from typing import Any
 
 from hauntbox_sim.core import runtime
+from hauntbox_sim.core.loop_pass import run_once_virtual
 
 
 class Deadlock(RuntimeError):
@@ -36,8 +37,14 @@ class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-ty
             ready = super().select(timeout)
             clk.advance_to(max(clk.now_us, clk.real_now_us()))
             return ready
-        # Virtual time: real I/O (a self-pipe wakeup) is only polled.
-        ready = super().select(0)
+        # Virtual time: real I/O is only polled, and only when some file is
+        # registered besides the loop's self-pipe: the pipe only wakes a
+        # select that blocks, which this one never does (call_soon_threadsafe
+        # has already put its callback in the run queue).
+        if len(self._fd_to_key) > 1:   # type: ignore[attr-defined]
+            ready = super().select(0)
+        else:
+            ready = []
         if ready or timeout == 0:
             clk.advance_to(clk.now_us)
             return ready
@@ -48,9 +55,10 @@ class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-ty
         # that wake nobody (an edge while the beam task sleeps) cost no loop
         # pass of their own.
         ready = loop._ready     # type: ignore[attr-defined]  # asyncio's run queue
-        while True:
-            nxt = clk.next_event_us()
-            if nxt is None or (target is not None and nxt >= target):
+        events = clk._queue     # clk.next_event_us(), without the call
+        while events:
+            nxt = events[0][0]
+            if target is not None and nxt >= target:
                 break
             clk.advance_to(nxt)
             if ready:
@@ -72,7 +80,11 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         return runtime.clock().now_us / 1e6
 
     def _run_once(self) -> None:  # type: ignore[override]
-        super()._run_once()  # type: ignore[misc]
+        clk = runtime.clock()
+        if clk.realtime or self._debug:   # type: ignore[attr-defined]
+            super()._run_once()  # type: ignore[misc]
+        else:
+            run_once_virtual(self, clk)
         cause = runtime.take_pending_reset()
         if cause is not None:
             raise runtime.BoardReset(cause)
