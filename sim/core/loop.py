@@ -9,10 +9,11 @@ clock follows the wall clock and the selector really waits for file I/O.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import selectors
 from typing import Any
 
-from hauntbox_sim.core import runtime
+from hauntbox_sim.core import handles, runtime
 from hauntbox_sim.core.loop_pass import run_once_virtual
 
 
@@ -78,6 +79,34 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
 
     def time(self) -> float:
         return runtime.clock().now_us / 1e6
+
+    # call_soon / call_at / call_later as asyncio's, out of debug mode, with
+    # the lean handles of sim/core/handles.py (every task wake-up and sleep
+    # goes through them); in debug mode, asyncio's own with its checks.
+    def call_soon(self, callback: Any, *args: Any, context: Any = None) -> Any:
+        if self._debug:     # type: ignore[attr-defined]
+            return super().call_soon(callback, *args, context=context)
+        if self._closed:    # type: ignore[attr-defined]  # BaseEventLoop._check_closed
+            raise RuntimeError("Event loop is closed")
+        handle = handles.Handle(callback, args, self, context)
+        self._ready.append(handle)  # type: ignore[attr-defined]
+        return handle
+
+    def call_at(self, when: Any, callback: Any, *args: Any, context: Any = None) -> Any:
+        if self._debug or when is None:     # type: ignore[attr-defined]
+            return super().call_at(when, callback, *args, context=context)
+        if self._closed:    # type: ignore[attr-defined]
+            raise RuntimeError("Event loop is closed")
+        timer = handles.TimerHandle(when, callback, args, self, context)
+        heapq.heappush(self._scheduled, timer)  # type: ignore[attr-defined]
+        timer._scheduled = True
+        return timer
+
+    def call_later(self, delay: Any, callback: Any, *args: Any, context: Any = None) -> Any:
+        if self._debug or delay is None:    # type: ignore[attr-defined]
+            return super().call_later(delay, callback, *args, context=context)
+        return self.call_at(runtime.clock().now_us / 1e6 + delay, callback, *args,
+                            context=context)
 
     def _run_once(self) -> None:  # type: ignore[override]
         clk = runtime.clock()

@@ -6,6 +6,7 @@ read against the first versions, the clock's scheduling and the fake
 its own, and all of them together on whole games (the same game log)."""
 import asyncio
 import contextlib
+import contextvars
 import heapq
 import io
 import random
@@ -51,8 +52,15 @@ def _advance_to_reference(self, t_us):
     self.now_us = max(self.now_us, t_us)
 
 
-def _reference_paths(monkeypatch):
+def _asyncio_loop(monkeypatch):
+    # asyncio's own pass, call_soon, call_at, call_later and handles.
     monkeypatch.setattr(loop_mod, "run_once_virtual", _asyncio_pass)
+    for name in ("call_soon", "call_at", "call_later"):
+        monkeypatch.setattr(loop_mod.VirtualTimeLoop, name, getattr(asyncio.BaseEventLoop, name))
+
+
+def _reference_paths(monkeypatch):
+    _asyncio_loop(monkeypatch)
     monkeypatch.setattr(machine.Pin, "sim_drive", machine.Pin._sim_drive_reference)
     monkeypatch.setattr(machine.Pin, "value", _value_reference)
     monkeypatch.setattr(clock_mod.VirtualClock, "at", _at_reference)
@@ -102,7 +110,7 @@ def test_loop_pass_runs_what_asyncio_runs(seed, monkeypatch):
     sim_install.run(_busy_board(seed, fast))
     slow: list = []
     with monkeypatch.context() as m:
-        m.setattr(loop_mod, "run_once_virtual", _asyncio_pass)
+        _asyncio_loop(m)
         sim_install.install()
         sim_install.run(_busy_board(seed, slow))
     assert len(fast) > 300
@@ -125,11 +133,45 @@ def test_many_cancelled_timers_are_purged_as_asyncio_does(monkeypatch):
         trace: list = []
         with monkeypatch.context() as m:
             if patch:
-                m.setattr(loop_mod, "run_once_virtual", _asyncio_pass)
+                _asyncio_loop(m)
             sim_install.install()
             sim_install.run(board(trace))
         out.append(trace)
     assert len(out[0]) == 201 and out[0] == out[1]
+
+
+def test_lean_handles_are_asyncio_handles():
+    from asyncio import events
+
+    from hauntbox_sim.core import handles
+    loop = loop_mod.VirtualTimeLoop()
+    try:
+        ctx = contextvars.copy_context()
+        slots = ("_callback", "_args", "_cancelled", "_loop", "_source_traceback",
+                 "_repr", "_context")
+        for lean, plain in ((handles.Handle(print, (1,), loop, ctx),
+                             events.Handle(print, (1,), loop, ctx)),
+                            (handles.TimerHandle(2.5, print, (1,), loop, ctx),
+                             events.TimerHandle(2.5, print, (1,), loop, ctx))):
+            assert isinstance(lean, type(plain)) and repr(lean) == repr(plain)
+            names = slots + (("_when", "_scheduled") if isinstance(plain, events.TimerHandle) else ())
+            assert [getattr(lean, n) for n in names] == [getattr(plain, n) for n in names]
+        rng = random.Random(1)
+        whens = [rng.choice((0.001, 0.002, 0.5)) + rng.randrange(4) for _ in range(200)]
+        for a in whens[:40]:
+            for b in whens[40:80]:
+                x, y = handles.TimerHandle(a, print, (), loop), handles.TimerHandle(b, print, (), loop)
+                assert (x < y) == (events.TimerHandle(a, print, (), loop) < events.TimerHandle(b, print, (), loop))
+                assert hash(x) == hash(events.TimerHandle(a, print, (), loop))
+        now = loop.time()
+        h = loop.call_later(0.25, print)
+        assert isinstance(h, handles.TimerHandle) and h._when == now + 0.25 and h._scheduled
+        loop.set_debug(True)
+        assert type(loop.call_soon(print)) is events.Handle     # debug: asyncio's own
+    finally:
+        loop.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        loop.call_soon(print)
 
 
 # --- the pin ---------------------------------------------------------------------
@@ -147,7 +189,7 @@ def test_pin_drive_and_read_match_the_first_versions(clock):
         for fast in (True, False):
             p = machine.Pin(("t", case, fast), mode, pull)
             if handler:
-                p.irq(lambda pin, fast=fast: calls[fast].append(pin.value()), trigger)
+                p.irq(lambda pin, out=calls[fast]: out.append(pin.value()), trigger)
             for lv in drives:
                 if fast:
                     p.sim_drive(lv)
@@ -166,8 +208,8 @@ def test_clock_schedules_as_before():
     fired = {True: [], False: []}
     for fast in (True, False):
         c = clock_mod.VirtualClock(start_us=1000)
-        at = c.at if fast else (lambda t, fn: _at_reference(c, t, fn))
-        adv = c.advance_to if fast else (lambda t: _advance_to_reference(c, t))
+        at = c.at if fast else (lambda t, fn, c=c: _at_reference(c, t, fn))
+        adv = c.advance_to if fast else (lambda t, c=c: _advance_to_reference(c, t))
 
         def ev(i, c=c, at=at, fast=fast):
             fired[fast].append((i, c.now_us))
