@@ -25,7 +25,10 @@ class VirtualClock:
 
     # --- scheduling -------------------------------------------------------
     def at(self, t_us: int, fn: Callable[[], None]) -> None:
-        heapq.heappush(self._queue, (max(int(t_us), self.now_us), next(self._seq), fn))
+        t = int(t_us)
+        if t < self.now_us:     # max(), without the call: the models schedule a lot
+            t = self.now_us
+        heapq.heappush(self._queue, (t, next(self._seq), fn))
 
     def after_ms(self, ms: float, fn: Callable[[], None]) -> None:
         self.at(self.now_us + int(ms * 1000), fn)
@@ -36,11 +39,15 @@ class VirtualClock:
     def advance_to(self, t_us: int) -> None:
         """Fire every event due up to t_us, then set now to t_us."""
         t_us = int(t_us)
-        while self._queue and self._queue[0][0] <= t_us:
-            t, _, fn = heapq.heappop(self._queue)
-            self.now_us = max(self.now_us, t)
+        q = self._queue
+        pop = heapq.heappop
+        while q and q[0][0] <= t_us:
+            t, _, fn = pop(q)
+            if t > self.now_us:
+                self.now_us = t
             fn()
-        self.now_us = max(self.now_us, t_us)
+        if t_us > self.now_us:
+            self.now_us = t_us
 
     def advance_ms(self, ms: float) -> None:
         self.advance_to(self.now_us + int(ms * 1000))

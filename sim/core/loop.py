@@ -9,10 +9,12 @@ clock follows the wall clock and the selector really waits for file I/O.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import selectors
 from typing import Any
 
-from hauntbox_sim.core import runtime
+from hauntbox_sim.core import handles, runtime
+from hauntbox_sim.core.loop_pass import run_once_virtual
 
 
 class Deadlock(RuntimeError):
@@ -36,8 +38,14 @@ class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-ty
             ready = super().select(timeout)
             clk.advance_to(max(clk.now_us, clk.real_now_us()))
             return ready
-        # Virtual time: real I/O (a self-pipe wakeup) is only polled.
-        ready = super().select(0)
+        # Virtual time: real I/O is only polled, and only when some file is
+        # registered besides the loop's self-pipe: the pipe only wakes a
+        # select that blocks, which this one never does (call_soon_threadsafe
+        # has already put its callback in the run queue).
+        if len(self._fd_to_key) > 1:   # type: ignore[attr-defined]
+            ready = super().select(0)
+        else:
+            ready = []
         if ready or timeout == 0:
             clk.advance_to(clk.now_us)
             return ready
@@ -48,9 +56,10 @@ class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-ty
         # that wake nobody (an edge while the beam task sleeps) cost no loop
         # pass of their own.
         ready = loop._ready     # type: ignore[attr-defined]  # asyncio's run queue
-        while True:
-            nxt = clk.next_event_us()
-            if nxt is None or (target is not None and nxt >= target):
+        events = clk._queue     # clk.next_event_us(), without the call
+        while events:
+            nxt = events[0][0]
+            if target is not None and nxt >= target:
                 break
             clk.advance_to(nxt)
             if ready:
@@ -71,8 +80,40 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
     def time(self) -> float:
         return runtime.clock().now_us / 1e6
 
+    # call_soon / call_at / call_later as asyncio's, out of debug mode, with
+    # the lean handles of sim/core/handles.py (every task wake-up and sleep
+    # goes through them); in debug mode, asyncio's own with its checks.
+    def call_soon(self, callback: Any, *args: Any, context: Any = None) -> Any:
+        if self._debug:     # type: ignore[attr-defined]
+            return super().call_soon(callback, *args, context=context)
+        if self._closed:    # type: ignore[attr-defined]  # BaseEventLoop._check_closed
+            raise RuntimeError("Event loop is closed")
+        handle = handles.Handle(callback, args, self, context)
+        self._ready.append(handle)  # type: ignore[attr-defined]
+        return handle
+
+    def call_at(self, when: Any, callback: Any, *args: Any, context: Any = None) -> Any:
+        if self._debug or when is None:     # type: ignore[attr-defined]
+            return super().call_at(when, callback, *args, context=context)
+        if self._closed:    # type: ignore[attr-defined]
+            raise RuntimeError("Event loop is closed")
+        timer = handles.TimerHandle(when, callback, args, self, context)
+        heapq.heappush(self._scheduled, timer)  # type: ignore[attr-defined]
+        timer._scheduled = True
+        return timer
+
+    def call_later(self, delay: Any, callback: Any, *args: Any, context: Any = None) -> Any:
+        if self._debug or delay is None:    # type: ignore[attr-defined]
+            return super().call_later(delay, callback, *args, context=context)
+        return self.call_at(runtime.clock().now_us / 1e6 + delay, callback, *args,
+                            context=context)
+
     def _run_once(self) -> None:  # type: ignore[override]
-        super()._run_once()  # type: ignore[misc]
+        clk = runtime.clock()
+        if clk.realtime or self._debug:   # type: ignore[attr-defined]
+            super()._run_once()  # type: ignore[misc]
+        else:
+            run_once_virtual(self, clk)
         cause = runtime.take_pending_reset()
         if cause is not None:
             raise runtime.BoardReset(cause)

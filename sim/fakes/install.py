@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from hauntbox_sim.core import runtime
-from hauntbox_sim.core.clock import VirtualClock
+from hauntbox_sim.core.clock import TICKS_PERIOD_MS, VirtualClock
 
 from hauntbox_fw.paths import FIRMWARE_DIR as FIRMWARE  # noqa: F401  (boards read it here)
 from hauntbox_fw.paths import prepend_firmware  # noqa: E402
@@ -55,8 +55,11 @@ class ThreadSafeFlag:
         self._set = False
 
 
-async def _sleep_ms(ms: float) -> None:
-    await asyncio.sleep(ms / 1000)
+def _sleep_ms(ms: float) -> Any:
+    # The coroutine of asyncio.sleep itself, not one wrapped in another: the
+    # same awaits in the same loop passes, one coroutine frame less per sleep
+    # (the beam task sleeps on every near decision).
+    return asyncio.sleep(ms / 1000)
 
 
 async def _wait_for_ms(aw: Any, ms: float) -> Any:
@@ -73,12 +76,24 @@ async def _wait_for_ms(aw: Any, ms: float) -> Any:
         return await aw
 
 
+def _ticks_us() -> int:
+    # VirtualClock.ticks_us of the current clock, read without two calls:
+    # every IRQ handler and every poll of the firmware asks for it.
+    return runtime._clock.now_us % TICKS_PERIOD_MS
+
+
+def _ticks_ms() -> int:
+    return (runtime._clock.now_us // 1000) % TICKS_PERIOD_MS
+
+
 def _patch_time() -> None:
     def clk() -> VirtualClock:
         return runtime.clock()
-    time.ticks_ms = lambda: clk().ticks_ms()  # type: ignore[attr-defined]
-    time.ticks_us = lambda: clk().ticks_us()  # type: ignore[attr-defined]
-    time.ticks_cpu = lambda: clk().ticks_us()  # type: ignore[attr-defined]
+    # The firmware binds these once (`from time import ticks_us`), so they
+    # must follow runtime.set_clock: they read runtime._clock on every call.
+    time.ticks_ms = _ticks_ms  # type: ignore[attr-defined]
+    time.ticks_us = _ticks_us  # type: ignore[attr-defined]
+    time.ticks_cpu = _ticks_us  # type: ignore[attr-defined]
     time.ticks_add = VirtualClock.ticks_add  # type: ignore[attr-defined]
     time.ticks_diff = VirtualClock.ticks_diff  # type: ignore[attr-defined]
     time.sleep_ms = lambda ms: clk().sleep_ms(ms)  # type: ignore[attr-defined]
