@@ -36,15 +36,7 @@ class TimerHandle(events.TimerHandle):
 
     def __init__(self, when: float, callback: Any, args: Any, loop: Any,
                  context: Any = None) -> None:
-        if context is None:
-            context = contextvars.copy_context()
-        self._context = context
-        self._loop = loop
-        self._callback = callback
-        self._args = args
-        self._cancelled = False
-        self._repr = None
-        self._source_traceback = None
+        Handle.__init__(self, callback, args, loop, context)   # the same fields
         self._when = when
         self._scheduled = False
 
