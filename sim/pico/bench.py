@@ -128,7 +128,10 @@ def heap_run(build: str, games: int, seed: int, period_ms: int = 50, turns: int 
     """Play `games` games (or `turns` turns) with the probe on; its figures.
     census=True: at the end the board also prints the heap census
     (sim/pico/census_probe.py) and r["census"] holds its text and the SRAM."""
-    slots = turns + 2 if turns else 200 * games + 50
+    # Turn slots (3 B each, on the board): Roller Ghoster, the longest game,
+    # averaged 45 turns a game over 20 (892 turns); events past the last slot
+    # are counted (turns_unrecorded), not stored.
+    slots = turns + 2 if turns else 60 * games + 50
     extra = {"/main.py": PROBE_MAIN,
              "/bench_probe.py": bench_probe(games, period_ms, slots, turns, census, wraps, timing)}
     if census:
@@ -192,6 +195,7 @@ def figures_of(r: dict) -> dict:
         "alloc_turn_p95_b": percentile(allocs, 0.95) if allocs else None,
         "alloc_turn_max_b": max(allocs) if allocs else None,
         "turns": len(allocs),
+        "turns_unrecorded": r.get("turns_unrecorded", 0),
         "games": r["games_over"],
         "memory_errors": r["memory_errors"],
         "resets": len(r["resets"]) - 1,

@@ -23,8 +23,12 @@
 # - the bytes allocated inside Link.receive are counted apart (R[_REQA]), so
 #   the per-turn figure leaves the host's requests out (their replies' event
 #   encoding by the link's pump stays in);
-# - at each ("turn", ...) and ("over", ...) bus event the allocation counter is
-#   stored (T): the difference between two is what one turn allocated;
+# - at each ("turn", ...) and ("over", ...) bus event the bytes allocated since
+#   the last such event are stored (T), in the heap's 16-byte blocks (every
+#   gc.mem_alloc() figure is a whole number of them) as signed 16 bits: 2 B a
+#   turn plus its kind (K), so the probe's own arrays stay small beside the
+#   heap they measure (it is imported first: every byte of them moves the app's
+#   heap up and takes as much from the largest free block at its top);
 # - an automatic collection between two probe samples would hide allocations:
 #   a mem_alloc() reading below the live heap after the last collection is
 #   counted (R[_AUTO]) and that stretch is left out of the counter.
@@ -58,9 +62,11 @@ _DONE = 11
 _MINFREE = 12   # smallest gc.mem_free() after a collection
 _LOW = 13       # smallest live heap sampled
 _AT = 14        # ticks_ms of the largest sample
+_MARK = 15      # the allocation counter at the last turn / over event
+_UNREC = 16     # turn / over events after the slots were full (not stored)
 
-R = array("i", [0] * 16)
-T = array("i", [0] * NT)        # allocation counter at each turn / over event
+R = array("i", [0] * 17)
+T = array("h", [0] * NT)        # 16-byte blocks allocated since the last turn / over event
 K = bytearray(NT)               # 1: that slot is a turn, 2: a game over
 
 
@@ -90,9 +96,13 @@ def on_event(ev):
     if k == "turn" or k == "over":
         n = R[_NT]
         if n < NT:
-            T[n] = counter() - R[_REQA]
+            c = counter() - R[_REQA]
+            T[n] = (c - R[_MARK]) // 16
+            R[_MARK] = c
             K[n] = 1 if k == "turn" else 2
             R[_NT] = n + 1
+        else:
+            R[_UNREC] += 1
         if k == "over":
             R[_OVER] += 1
 
@@ -127,6 +137,16 @@ def largest_free():
     return n
 
 
+def cumulative():
+    # The allocation counter (bytes) at each stored event, as the bench reads it.
+    out = []
+    c = 0
+    for i in range(R[_NT]):
+        c += T[i] * 16
+        out.append(c)
+    return out
+
+
 def finish():
     import json
     if CENSUS:
@@ -139,7 +159,7 @@ def finish():
         "largest_free": largest_free(), "mem_free_min": R[_MINFREE],
         "samples": R[_SAMPLES], "req_samples": R[_REQS], "auto_collections": R[_AUTO],
         "games_over": R[_OVER], "req_alloc": R[_REQA], "heap_total": gc.mem_alloc() + gc.mem_free(),
-        "turns": [T[i] for i in range(R[_NT])], "kinds": [K[i] for i in range(R[_NT])],
+        "turns": cumulative(), "kinds": [K[i] for i in range(R[_NT])], "turns_unrecorded": R[_UNREC],
         "probe_alloc": PROBE_ALLOC, "probe_heap": PROBE_HEAP,
         "wraps": [[WRAPS[i], WB[i], WN[i], WT[i], WL[i], WM[i]] for i in range(len(WRAPS))],
     }
