@@ -25,7 +25,7 @@ from devices.table import TurnWindow
 from rules.errors import RuleError
 from rules.haunted_house import HauntedHouse
 from rules.haunted_house_cfg import HHConfig
-from ram import unload
+from ram import collect, unload
 
 SAVE_NAME = "haunted-house"
 SETTLE_MS = 10      # > the longest LED write (~3 ms, interrupts off) + decision time
@@ -314,6 +314,12 @@ class HauntedController:
         self.circles = 0
         self.holes.clear()
         self.render()
+        # Collect before the launch: a collection takes several ms on the rp2
+        # port, and gc.threshold (app.GC_THRESHOLD) would otherwise start one
+        # every other turn or so, some while a die is moving, on top of a
+        # hit's edge-to-LED time. A turn allocates less than the threshold
+        # (13 KB mean, docs/performance.md).
+        collect()
         # From here until the window closes a die may be moving: keep the
         # interrupts-off time of the long LED chain away from sensor edges.
         self.scoreboard.hold_score = True

@@ -163,6 +163,42 @@ def test_window_closes_after_quiet_time():
     assert b.window.count == 2
 
 
+def test_the_table_task_hands_a_hit_to_the_open_window_itself():
+    """Monsters: a hit is credited at the step that decides it. While a window
+    is open the table task calls on_event itself (no wake of the window's task
+    in between: one task hop less from the knock to its LEDs)."""
+    b = Bench(quiet_ms=1500)
+    seen = []
+    b.pulse("medusa_top", 100, 10)
+
+    async def scenario():
+        me = asyncio.current_task()
+        reason = await b.window.run(lambda ev: seen.append((ev[0], asyncio.current_task() is me)))
+        return reason
+    assert b.run(scenario()) == "quiet"
+    assert seen == [("medusa_top", False)]
+    assert b.table.sink is None                     # closed: the table keeps its events again
+
+
+def test_an_error_in_on_event_reaches_the_window_and_the_table_task_runs_on():
+    b = Bench(quiet_ms=1500)
+    b.pulse("medusa_top", 100, 10)
+    b.pulse("clue_top_left", 3000, 20)
+
+    def broken(ev):
+        raise RuntimeError("rules broke on " + ev[0])
+
+    async def scenario():
+        with pytest.raises(RuntimeError, match="medusa_top"):
+            await b.window.run(broken)
+        assert b.table.sink is None
+        await asyncio.sleep(3.1)
+        return b.table.next_event()
+    # Only the table task steps the table now: the later hit is decided.
+    ev = b.run(scenario())
+    assert ev is not None and ev[0] == "clue_top_left"
+
+
 def test_window_closes_at_confirm():
     b = Bench(quiet_ms=1500)
     got = []
