@@ -1,6 +1,7 @@
-# Two ways the firmware keeps its RAM use down on the board (the figures are in
-# docs/performance.md). Both do nothing on CPython (simulator, tests, host
-# tools), where RAM does not matter.
+# How the firmware keeps its RAM use down, and its collections out of the
+# sensors' way, on the board (the figures are in docs/performance.md). All of
+# it does nothing on CPython (simulator, tests, host tools), where RAM and
+# collection pauses do not matter.
 #
 # unload(name): forget a module that has done its work (a loader, a board
 #   build, a rare host command). MicroPython then frees its bytecode and
@@ -8,6 +9,9 @@
 # interned(data, skip): the strings of game data (ids kept for the whole game)
 #   interned, so each costs a few bytes once instead of a string object for
 #   every copy.
+# collect(), hold_collections() / release_collections(): a collection where
+#   the firmware chooses, and none started by gc.threshold while edges are
+#   being timed.
 
 import sys
 
@@ -25,6 +29,33 @@ def collect():
     if _MP:
         import gc
         gc.collect()
+
+
+_held = None         # gc.threshold before hold_collections(), while held
+
+
+def hold_collections():
+    # No collection started by gc.threshold until release_collections(): while
+    # the sensors are live (a tower rotation's balls, a Haunted House turn
+    # window) a collection (~6-10 ms on the rp2 port) would sit on top of an
+    # edge's time to its LEDs, and the host's replies alone can allocate past
+    # the threshold within a window. The caller collects just before. The heap
+    # is not at risk: when no block is free, MicroPython still collects
+    # before it would raise MemoryError, threshold or not.
+    global _held
+    if _MP and _held is None:
+        import gc
+        _held = gc.threshold()
+        gc.threshold(-1)
+
+
+def release_collections():
+    # Back to the threshold held (no-op if none is held).
+    global _held
+    if _held is not None:
+        import gc
+        gc.threshold(_held)
+        _held = None
 
 
 def unload(name):

@@ -25,7 +25,7 @@ from devices.table import TurnWindow
 from rules.errors import RuleError
 from rules.haunted_house import HauntedHouse
 from rules.haunted_house_cfg import HHConfig
-from ram import collect, unload
+from ram import collect, hold_collections, release_collections, unload
 
 SAVE_NAME = "haunted-house"
 SETTLE_MS = 10      # > the longest LED write (~3 ms, interrupts off) + decision time
@@ -284,12 +284,14 @@ class HauntedController:
     async def turn(self):
         p = self._turn_start()
         self.sensing = True
+        hold_collections()          # _turn_start collected: none until the window closes
         try:
             await asyncio.sleep_ms(SETTLE_MS)
             self._settled()
             first, reason = await self._launch_and_window(p)
         finally:
             self.sensing = False
+            release_collections()
             self.scoreboard.hold_score = False
             self.render()
         add = self._window_closed(reason)
@@ -317,8 +319,8 @@ class HauntedController:
         # Collect before the launch: a collection takes several ms on the rp2
         # port, and gc.threshold (app.GC_THRESHOLD) would otherwise start one
         # every other turn or so, some while a die is moving, on top of a
-        # hit's edge-to-LED time. A turn allocates less than the threshold
-        # (13 KB mean, docs/performance.md).
+        # hit's edge-to-LED time; turn() holds the threshold's collections
+        # until the window closes (ram.hold_collections).
         collect()
         # From here until the window closes a die may be moving: keep the
         # interrupts-off time of the long LED chain away from sensor edges.

@@ -9,7 +9,7 @@ from rules.errors import CHANCE
 from rules.roller_ghoster import FACES, RollerGhoster
 from devices.tower import JAM
 from games.events import report_leds
-from ram import collect, unload
+from ram import collect, hold_collections, release_collections, unload
 
 SAVE_NAME = "roller-ghoster"
 
@@ -235,6 +235,7 @@ class RollerController:
             return await self._turn_tower()
         finally:
             self.sensing = False
+            release_collections()
 
     async def _turn_tower(self):
         tower = self.tower
@@ -251,16 +252,22 @@ class RollerController:
         # Collect before the tower turns: a collection takes ~6 ms on the rp2
         # port, and gc.threshold (app.GC_THRESHOLD) would otherwise start one
         # every few turns while balls are being counted, on top of a ball's
-        # edge-to-LED time (2% of the balls, 2026-12-02). A turn's counting
-        # allocates far less than the threshold.
+        # edge-to-LED time (2% of the balls, 2026-12-02); and none from here
+        # until the balls are counted (the host's replies may allocate past
+        # the threshold meanwhile): turn_tower releases the hold.
         collect()
+        hold_collections()
         self.bus.publish(("rotating",))
         status, counts = await tower.rotate()
+        release_collections()
         if status == JAM:
             self.fault("jam", "no notch after retry: turn the tower one notch by hand, then confirm")
             await self.decider.ask("manual_turn", self.game.turn, [("confirm",)])
             self.clear_fault()
+            collect()
+            hold_collections()
             await tower.collect()
+            release_collections()
             counts = tower.beams.counts()
         self.display.balls = 0
         self.sensing = False         # counted: what follows are questions to the players
