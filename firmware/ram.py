@@ -37,11 +37,11 @@ _held = None         # gc.threshold before hold_collections(), while held
 def hold_collections():
     # No collection started by gc.threshold until release_collections(): while
     # the sensors are live (a tower rotation's balls, a Haunted House turn
-    # window) a collection (~6-10 ms on the rp2 port) would sit on top of an
-    # edge's time to its LEDs, and the host's replies alone can allocate past
-    # the threshold within a window. The caller collects just before. The heap
-    # is not at risk: when no block is free, MicroPython still collects
-    # before it would raise MemoryError, threshold or not.
+    # window) a collection (~6 ms of the Roller's heap on the rp2 port) would
+    # sit on top of an edge's time to its LEDs, and the host's replies alone
+    # can allocate past the threshold within a window. The caller collects
+    # just before. The heap is not at risk: when no block is free, MicroPython
+    # still collects before it would raise MemoryError, threshold or not.
     global _held
     if _MP and _held is None:
         import gc

@@ -254,7 +254,8 @@ class RollerController:
         # every few turns while balls are being counted, on top of a ball's
         # edge-to-LED time (2% of the balls, 2026-12-02); and none from here
         # until the balls are counted (the host's replies may allocate past
-        # the threshold meanwhile): turn_tower releases the hold.
+        # the threshold meanwhile): released once they are, and by turn_tower's
+        # finally if the rotation fails.
         collect()
         hold_collections()
         self.bus.publish(("rotating",))
