@@ -34,6 +34,7 @@ prepend_firmware()   # the bots play with the firmware's own rules
 from rules.errors import CHANCE  # noqa: E402
 from rules.rng import Rng  # noqa: E402
 from rules.superskill import START, SuperSkillGame  # noqa: E402
+from rules.superskill.hooks import TableHooks  # noqa: E402
 
 DATA_DIR = _FIRMWARE / "data" / "superskill"
 TABLES = {"starfleet-academy": "starfleet_academy.json", "tribbles": "tribbles.json",
@@ -96,6 +97,15 @@ class Evaluator:
         self._menus = None
         self._once: list = []
         self._fast: dict = {}
+        # menu_value by (menu, the player's taken options and flags, Multiball,
+        # two balls, the filled count of each row a fill_next option fills):
+        # only for menus without a custom option (codes 0-2 below) on a table
+        # whose hooks offer the options unchanged, where bonus_options() and
+        # the values read nothing else of the position (_plain_menus: menu
+        # id -> the fill_next rows, set by _layout)
+        self._plain_menus: dict = {}
+        self._menu_memo: dict = {}
+        self._default_offer = type(game.hooks).bonus_options is TableHooks.bonus_options
 
     def _layout(self, g: SuperSkillGame) -> None:
         # Per game (a game's menus never change; clones share them): for every
@@ -133,6 +143,14 @@ class Evaluator:
                     once.append((o.key, code, P_AGAIN * x * 0.5, P_AGAIN * y * 0.5, o))
         self._fast = fast
         self._once = once
+        self._menu_memo = {}
+        self._plain_menus = {}
+        if self._default_offer:
+            for mid in g.menus:
+                opts = g.menus[mid].options
+                if all(fast[o.key][0] < 3 for o in opts):
+                    self._plain_menus[mid] = tuple(o.feature for o in opts
+                                                   if fast[o.key][0] == 2)
 
     # -- pieces ---------------------------------------------------------------
     def option_value(self, g: SuperSkillGame, p: int, o) -> float:
@@ -157,6 +175,22 @@ class Evaluator:
     def menu_value(self, g: SuperSkillGame, p: int, mid: str) -> float:
         # max(option_value) over the options on offer (the first of equal ones)
         self._layout(g)
+        ps = g.players[p]
+        rows = self._plain_menus.get(mid)
+        if rows is not None:
+            key = (mid, tuple(ps.taken), tuple(ps.flags), ps.mb, ps.nballs() < 2)
+            if rows:
+                filled = ps.filled
+                key += tuple(sum(filled[fid]) for fid in rows)
+            v = self._menu_memo.get(key)
+            if v is None:
+                if len(self._menu_memo) > 50_000:     # a bound on memory
+                    self._menu_memo.clear()
+                v = self._menu_memo[key] = self._menu_value(g, p, mid)
+            return v
+        return self._menu_value(g, p, mid)
+
+    def _menu_value(self, g: SuperSkillGame, p: int, mid: str) -> float:
         fast = self._fast
         ps = g.players[p]
         best = None
@@ -585,6 +619,15 @@ def _candidates(g: SuperSkillGame, acts: list) -> list:
     return plain + extra
 
 
+NUDGEABLE = ("fill", "through")
+
+
+def _nudge_key(a: tuple) -> tuple:
+    # ("fill", ball, die, skill, nudge, feature, box) and ("through", ball,
+    # die, skill, nudge, spinner, spinner box, feature, box): all but the nudge
+    return a[:4] + a[5:]
+
+
 def greedy_policy(game: SuperSkillGame) -> tuple:
     return _choose(game, lookahead=False)
 
@@ -613,7 +656,21 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
     if not lookahead:
         # the best value; of equal ones the first candidate (as the sort below)
         best = None
-        for a in _candidates(game, acts):
+        cands = _candidates(game, acts)
+        plain = None
+        for a in cands:
+            if a[0] in NUDGEABLE and a[4]:
+                # A nudge to a box a plain move of the same ball, die and
+                # Skill Shot fills is never better: its position is that
+                # move's plus a used Nudge box and a tilt risk (no table's
+                # hooks read the nudged value), so it is worth at most as
+                # much, and the plain move comes first in `cands` and wins a
+                # tie. Not tried: the choice is the same (checked against
+                # trying it in tests/sim/core/test_fast_paths.py).
+                if plain is None:
+                    plain = {_nudge_key(x) for x in cands if x[0] in NUDGEABLE and not x[4]}
+                if _nudge_key(a) in plain:
+                    continue
             c = game.clone()
             c.apply_legal(a)
             v = _settled_value(ev, c, p, 2)

@@ -72,8 +72,9 @@ class Player:
     def has_work(self):
         return (not self.done) and (len(self.queue) > 0 or len(self.todo) > 0)
 
-    def clone(self):
-        # (slices, not list(): bots clone a game per move they try)
+    def clone(self, extra=None):
+        # (slices, not list(): bots clone a game per move they try); extra:
+        # x already copied (TableHooks.copy_extra), else a deep copy
         c = object.__new__(Player)
         c.stars = self.stars
         c.round = self.round
@@ -92,7 +93,7 @@ class Player:
         c.used = self.used[:]
         c.nudged = self.nudged
         c.queue = [q[:] for q in self.queue] if self.queue else []
-        c.x = _copy_json(self.x)
+        c.x = _copy_json(self.x) if extra is None else extra
         c.ready = self.ready
         return c
 
@@ -820,7 +821,8 @@ class SuperSkillGame:
         g.hooks = self.hooks
         g.menus = self.menus
         g.options = self.options
-        g.players = [ps.clone() for ps in self.players]
+        cx = self.hooks.copy_extra
+        g.players = [ps.clone(cx(ps.x)) for ps in self.players]
         g.roll_no = self.roll_no
         g.dice = self.dice
         g.cur = self.cur

@@ -10,6 +10,12 @@ class TableHooks:
     def init_player(self, game, p):
         return {}
 
+    # A copy of player.x for a clone of the game, or None for the engine's
+    # generic deep copy. Bots clone a game for every move they try, and a
+    # table knowing its x's shape copies it in a few steps.
+    def copy_extra(self, x):
+        return None
+
     # Checks extra state loaded by from_dict; return an error string or None.
     def check_player(self, game, p, x):
         return None

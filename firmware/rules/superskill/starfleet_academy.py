@@ -14,6 +14,11 @@ class Hooks(TableHooks):
     def init_player(self, game, p):
         return {"streak": [0, 0], "best": 0, "km": 0, "km_mb": 0}
 
+    def copy_extra(self, x):
+        y = dict(x)
+        y["streak"] = x["streak"][:]
+        return y
+
     def check_player(self, game, p, x):
         if not isinstance(x, dict):
             return "extra state must be an object"

@@ -427,3 +427,59 @@ def test_superskill_evaluator_is_the_plain_formula_to_the_last_bit():
                 assert ev.next_roll(g, p) == _next_roll_plain(ev, g, p)
                 checked += 1
     assert checked > 10_000     # 11,978 seat values of 2 games per table
+
+
+def _greedy_trying_every_candidate(g):
+    # greedy_policy as it was: every candidate played out on a copy, the
+    # first of the best values taken
+    from hauntbox_sim.players import superskill_bots as ssb
+    p = g.to_act
+    acts = g.legal_actions()
+    if len(acts) == 1:
+        return acts[0]
+    ev = ssb._evaluator(g)
+    best = None
+    for a in ssb._candidates(g, acts):
+        c = g.clone()
+        c.apply_legal(a)
+        v = ssb._settled_value(ev, c, p, 2)
+        if best is None or v > best[0]:
+            best = (v, a)
+    return best[1]
+
+
+def test_superskill_greedy_skips_only_nudges_that_cannot_win():
+    # A nudge to a box the same ball, die and Skill Shot fill without a nudge
+    # is not tried (superskill_bots._choose): on every table the choice is
+    # the one trying every candidate gives, and such nudges were on offer.
+    from hauntbox_sim.players import superskill_bots as ssb
+    decisions = skipped = 0
+    for table in SS_TABLES:
+        for g in _ss_positions(table, games=3, every=2):
+            if g.is_over() or g.to_act == CHANCE or len(g.legal_actions()) < 2:
+                continue
+            cands = ssb._candidates(g, g.legal_actions())
+            plain = {ssb._nudge_key(a) for a in cands if a[0] in ssb.NUDGEABLE and not a[4]}
+            skipped += sum(1 for a in cands
+                           if a[0] in ssb.NUDGEABLE and a[4] and ssb._nudge_key(a) in plain)
+            assert ssb.greedy_policy(g) == _greedy_trying_every_candidate(g)
+            decisions += 1
+    assert decisions > 1000 and skipped > 1000
+
+
+def test_superskill_table_copies_of_the_extra_state_are_deep_copies():
+    # TableHooks.copy_extra (Starfleet Academy's) against the engine's generic
+    # deep copy: equal, and a change to the clone leaves the game as it was.
+    from rules.superskill.engine import _copy_json
+    for table in SS_TABLES:
+        for g in _ss_positions(table, games=1, every=50)[:40]:
+            before = [_copy_json(ps.x) for ps in g.players]
+            c = g.clone()
+            assert [ps.x for ps in c.players] == before
+            for ps in c.players:
+                for k, v in ps.x.items():
+                    if isinstance(v, list) and v:
+                        v[0] = 99
+                    elif isinstance(v, int):
+                        ps.x[k] = 99
+            assert [ps.x for ps in g.players] == before
