@@ -628,6 +628,17 @@ def _nudge_key(a: tuple) -> tuple:
     return a[:4] + a[5:]
 
 
+def _dominated_nudges(cands: list) -> set:
+    """The nudges greedy need not try: each fills a box that a plain move of
+    the same ball, die and Skill Shot fills too. Its position is that move's
+    plus a used Nudge box and a tilt risk (no table's hooks read the nudged
+    value), so it is worth at most as much, and the plain move comes first in
+    `cands` and wins a tie: the choice is the same (checked against trying
+    every candidate in tests/sim/core/test_fast_paths.py)."""
+    plain = {_nudge_key(a) for a in cands if a[0] in NUDGEABLE and not a[4]}
+    return {a for a in cands if a[0] in NUDGEABLE and a[4] and _nudge_key(a) in plain}
+
+
 def greedy_policy(game: SuperSkillGame) -> tuple:
     return _choose(game, lookahead=False)
 
@@ -657,20 +668,10 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
         # the best value; of equal ones the first candidate (as the sort below)
         best = None
         cands = _candidates(game, acts)
-        plain = None
+        skip = _dominated_nudges(cands)
         for a in cands:
-            if a[0] in NUDGEABLE and a[4]:
-                # A nudge to a box a plain move of the same ball, die and
-                # Skill Shot fills is never better: its position is that
-                # move's plus a used Nudge box and a tilt risk (no table's
-                # hooks read the nudged value), so it is worth at most as
-                # much, and the plain move comes first in `cands` and wins a
-                # tie. Not tried: the choice is the same (checked against
-                # trying it in tests/sim/core/test_fast_paths.py).
-                if plain is None:
-                    plain = {_nudge_key(x) for x in cands if x[0] in NUDGEABLE and not x[4]}
-                if _nudge_key(a) in plain:
-                    continue
+            if a in skip:
+                continue
             c = game.clone()
             c.apply_legal(a)
             v = _settled_value(ev, c, p, 2)
