@@ -35,6 +35,7 @@ from rules.errors import CHANCE  # noqa: E402
 from rules.rng import Rng  # noqa: E402
 from rules.superskill import START, SuperSkillGame  # noqa: E402
 from rules.superskill.hooks import TableHooks  # noqa: E402
+from rules.superskill.table import Table  # noqa: E402
 
 DATA_DIR = _FIRMWARE / "data" / "superskill"
 TABLES = {"starfleet-academy": "starfleet_academy.json", "tribbles": "tribbles.json",
@@ -106,6 +107,15 @@ class Evaluator:
         self._plain_menus: dict = {}
         self._menu_memo: dict = {}
         self._default_offer = type(game.hooks).bonus_options is TableHooks.bonus_options
+        # What the sets' rewards and the once-only options add to value(),
+        # by the player key of _key() (see _layout): each term as the plain
+        # formula works it out, kept in order so that value() adds the same
+        # floats in the same order
+        self._fill_rows: tuple = ()
+        self._plain_sets: list = []
+        self._plain_once = False
+        self._terms: dict = {}
+        self._extra = type(self.know) is not TableKnowledge
 
     def _layout(self, g: SuperSkillGame) -> None:
         # Per game (a game's menus never change; clones share them): for every
@@ -151,6 +161,65 @@ class Evaluator:
                 if all(fast[o.key][0] < 3 for o in opts):
                     self._plain_menus[mid] = tuple(o.feature for o in opts
                                                    if fast[o.key][0] == 2)
+        # A set's reward value is a function of _key() when it gives only
+        # stars, Skill Shots and menus of _plain_menus; the once-only terms
+        # are when none is custom (code 3) and the hooks offer the options
+        # unchanged. _key() reads every row a fill_next option fills.
+        rows = []
+        for mid in g.menus:
+            for o in g.menus[mid].options:
+                if o.kind == "fill_next" and o.feature not in rows:
+                    rows.append(o.feature)
+        self._fill_rows = tuple(rows)
+        self._plain_sets = [all(r[0] in ("stars", "skill_shot")
+                                or (r[0] == "menu" and r[1] in self._plain_menus)
+                                for r in s.reward)
+                            for s, _, _ in self.reward_sets]
+        self._plain_once = self._default_offer and all(c < 3 for _, c, _, _, _ in once)
+        self._terms = {}
+
+    def _key(self, ps) -> tuple:
+        # Everything of a player that menu_value(), set_reward_value() of a
+        # plain set and the once-only terms read
+        filled = ps.filled
+        return (tuple(ps.taken), tuple(ps.flags), tuple(ps.skills), ps.mb, ps.nballs() < 2,
+                tuple([sum(filled[fid]) for fid in self._fill_rows]))
+
+    def _plain_terms(self, g: SuperSkillGame, p: int, key: tuple) -> tuple:
+        # (reward value of each plain set or None, the once-only terms in order)
+        t = self._terms.get(key)
+        if t is None:
+            if len(self._terms) > 50_000:     # a bound on memory
+                self._terms.clear()
+            menus: dict = {}
+            srv = tuple(self.set_reward_value(g, p, s, menus) if plain else None
+                        for (s, _, _), plain in zip(self.reward_sets, self._plain_sets))
+            once = None
+            if self._plain_once:
+                once = tuple(self._once_terms(g, p))
+            t = self._terms[key] = (srv, once)
+        return t
+
+    def _once_terms(self, g: SuperSkillGame, p: int) -> list:
+        # P_AGAIN * option_value * 0.5 of each once-only option not taken yet
+        ps = g.players[p]
+        taken = ps.taken
+        mb = ps.mb
+        few = None
+        out = []
+        for key, code, x, y, o in self._once:
+            if key in taken:
+                continue
+            if code == 0:
+                out.append(y if mb else x)
+            elif code == 1:
+                if few is None:
+                    few = ps.nballs() < 2
+                if few:
+                    out.append(x)          # (else the term is 0.0)
+            else:
+                out.append(P_AGAIN * self.option_value(g, p, o) * 0.5)
+        return out
 
     # -- pieces ---------------------------------------------------------------
     def option_value(self, g: SuperSkillGame, p: int, o) -> float:
@@ -248,10 +317,25 @@ class Evaluator:
 
     def value(self, g: SuperSkillGame, p: int) -> float:
         ps = g.players[p]
-        t = g.table
         if ps.done:
             return float(ps.stars)
-        cur = self.current_round(g, p)
+        t = g.table
+        self._layout(g)
+        filled = ps.filled
+        # the round in progress, as current_round()
+        cur = 0.0
+        n = 0
+        pv = self.pos_value
+        for pos in ps.balls:
+            if pos is not None:
+                cur += W_BALL if n == 0 else W_BALL2
+                cur += pv[pos]
+                n += 1
+        if n:
+            open_flip = 0
+            for fid, nbox in self.flips:
+                open_flip += nbox - sum(filled[fid])
+            cur += W_FLIP * open_flip
         v = ps.stars + cur + self.round_value * (t.rounds - ps.round)
         v += W_SKILL * len(ps.skills) + W_NUDGE * (t.nudge_boxes - ps.nudges)
         if ps.namt:
@@ -260,14 +344,16 @@ class Evaluator:
             v += W_MB
         for k in ps.flags:
             v += FLAG_VALUE.get(g.options[k].kind, 2.0)
-        filled = ps.filled
+        srv, once = self._plain_terms(g, p, self._key(ps))
         menus: dict = {}
-        for s, features, tot in self.reward_sets:
+        for (s, features, tot), r in zip(self.reward_sets, srv):
             got = 0
             for fid in features:
                 got += sum(filled[fid])
             if got:
-                v += W_PROG * (got / tot) * self.set_reward_value(g, p, s, menus)
+                if r is None:
+                    r = self.set_reward_value(g, p, s, menus)
+                v += W_PROG * (got / tot) * r
         for q in ps.queue:   # choices earned but not yet made
             if q[0] == "menu":
                 mv = menus.get(q[1])
@@ -276,23 +362,12 @@ class Evaluator:
                 v += mv
             else:
                 v += W_SKILL
-        taken = ps.taken
-        self._layout(g)
-        mb = ps.mb
-        few = None
-        for key, code, x, y, o in self._once:   # P_AGAIN * option_value * 0.5 each
-            if key in taken:
-                continue
-            if code == 0:
-                v += y if mb else x
-            elif code == 1:
-                if few is None:
-                    few = ps.nballs() < 2
-                if few:
-                    v += x          # (else the term is 0.0)
-            else:
-                v += P_AGAIN * self.option_value(g, p, o) * 0.5
-        v += self.know.extra_value(g, p, cur)
+        if once is None:
+            once = self._once_terms(g, p)
+        for x in once:
+            v += x
+        if self._extra:
+            v += self.know.extra_value(g, p, cur)
         return v
 
     # -- one-step static gain, used by the look-ahead leaf ----------------------
@@ -628,15 +703,39 @@ def _nudge_key(a: tuple) -> tuple:
     return a[:4] + a[5:]
 
 
-def _dominated_nudges(cands: list) -> set:
-    """The nudges greedy need not try: each fills a box that a plain move of
-    the same ball, die and Skill Shot fills too. Its position is that move's
-    plus a used Nudge box and a tilt risk (no table's hooks read the nudged
-    value), so it is worth at most as much, and the plain move comes first in
-    `cands` and wins a tie: the choice is the same (checked against trying
-    every candidate in tests/sim/core/test_fast_paths.py)."""
-    plain = {_nudge_key(a) for a in cands if a[0] in NUDGEABLE and not a[4]}
-    return {a for a in cands if a[0] in NUDGEABLE and a[4] and _nudge_key(a) in plain}
+def _greedy_skips(cands: list) -> set:
+    """The candidates greedy need not try, because one before it in `cands`
+    is worth at least as much (and the first of equal values is chosen):
+
+    - a nudge filling a box that a plain move of the same ball and Skill Shot
+      fills: its position is that move's plus a used Nudge box and a tilt
+      risk. For a "through" the die must be the same too (the other die fills
+      the spinner); for a "fill" the die only decides which die is marked
+      used, which no evaluation reads;
+    - a "fill" of the same box by the same ball, Skill Shot and nudge size as
+      an earlier one with the other die: the same position but for which die
+      is marked used.
+
+    No table's hooks read the value a box is filled with (on_box_filled of all
+    four tables checked), so that does not count either. Checked against
+    trying every candidate in tests/sim/core/test_fast_paths.py."""
+    skip = set()
+    seen = set()
+    for a in cands:
+        if a[0] == "fill":
+            k = (a[1], a[3], a[5], a[6])
+            n = a[4] if a[4] >= 0 else -a[4]
+            if (k, n) in seen or (n and (k, 0) in seen):
+                skip.add(a)
+            else:
+                seen.add((k, n))
+        elif a[0] == "through":
+            if a[4]:
+                if _nudge_key(a) in seen:
+                    skip.add(a)
+            else:
+                seen.add(_nudge_key(a))
+    return skip
 
 
 def greedy_policy(game: SuperSkillGame) -> tuple:
@@ -668,7 +767,7 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
         # the best value; of equal ones the first candidate (as the sort below)
         best = None
         cands = _candidates(game, acts)
-        skip = _dominated_nudges(cands)
+        skip = _greedy_skips(cands)
         for a in cands:
             if a in skip:
                 continue
@@ -733,10 +832,23 @@ def make_policy(name: str, seed: int = 1) -> Callable:
     raise ValueError(f"unknown policy {name!r}")
 
 
+_TABLES: dict = {}
+
+
+def _table(cfg: dict) -> Table:
+    """The table of a data dict, built once per dict (as the board builds it
+    once per boot): a stats run plays thousands of games on one table, and
+    building it is about 40 times the cost of starting a game on it."""
+    t = _TABLES.get(id(cfg))
+    if t is None or t.data is not cfg:
+        t = _TABLES[id(cfg)] = Table(cfg)
+    return t
+
+
 def play_game(cfg: dict, policies: list, seed: int, max_rolls: int = 5000,
               on_effects: Callable | None = None) -> SuperSkillGame:
     """Play one game: policies[i] chooses for player i; rolls from Rng(seed)."""
-    g = SuperSkillGame(cfg, len(policies))
+    g = SuperSkillGame(_table(cfg), len(policies))
     rng = Rng(seed)
     while not g.is_over():
         if g.to_act == CHANCE:

@@ -26,6 +26,7 @@
 from rules.errors import RuleError, CHANCE
 from rules.superskill.table import Table, Menu, START
 from rules.superskill.table_hooks import load_hooks
+from rules.superskill.hooks import TableHooks
 
 MAX_PLAYERS = 4
 FORMAT = 1
@@ -38,7 +39,7 @@ def _is_int(v):
 class Player:
     __slots__ = ("stars", "round", "done", "fin", "balls", "mb", "filled", "nudges",
                  "namt", "skills", "taken", "flags", "todo", "used", "nudged", "queue", "x",
-                 "ready")
+                 "ready", "own")
 
     def __init__(self, table):
         self.stars = 0
@@ -61,6 +62,21 @@ class Player:
         self.queue = []
         self.x = {}
         self.ready = False
+        # The rows of filled this player may write in place; None: all of
+        # them. A clone shares its source's rows (row() copies one before its
+        # first write on either side): copying every row was most of the cost
+        # of a clone, and bots clone a game for every move they try.
+        self.own = None
+
+    def row(self, fid):
+        # The row of feature fid, to write into (the only way rows are written).
+        r = self.filled[fid]
+        own = self.own
+        if own is None or fid in own:
+            return r
+        r = self.filled[fid] = r[:]
+        own.add(fid)
+        return r
 
     def nballs(self):
         n = 0
@@ -82,8 +98,10 @@ class Player:
         c.fin = self.fin
         c.balls = self.balls[:]
         c.mb = self.mb
-        f = self.filled
-        c.filled = {k: f[k][:] for k in f}
+        c.filled = dict(self.filled)     # rows shared until written: row()
+        c.own = set()
+        if self.own is None or self.own:
+            self.own = set()
         c.nudges = self.nudges
         c.namt = self.namt
         c.skills = self.skills[:]
@@ -165,6 +183,7 @@ class SuperSkillGame:
         if not _is_int(players) or not (1 <= players <= MAX_PLAYERS):
             raise RuleError("players must be 1..%d" % MAX_PLAYERS)
         self.hooks = hooks if hooks is not None else load_hooks(table.hooks)
+        self._plain_hooks()
         self.menus, self.options = _merge_menus(table, self.hooks)
         self.players = [Player(table) for _ in range(players)]
         self.roll_no = 0
@@ -174,6 +193,20 @@ class SuperSkillGame:
         self._cache = None
         for p in range(players):
             self.players[p].x = self.hooks.init_player(self, p)
+
+    def _plain_hooks(self):
+        # Which of the hooks called on every move a table leaves as they are
+        # (the default does nothing): those calls are skipped. A bot tries
+        # thousands of moves a second, each calling them several times.
+        h = type(self.hooks)
+        self._filters = h.filter_targets is not TableHooks.filter_targets
+        self._factors = h.star_factor is not TableHooks.star_factor
+        self._prerolls = h.pre_roll_actions is not TableHooks.pre_roll_actions
+        # the features the default risky_fill names (outlanes), or None when
+        # the table asks its own
+        self._risky = None
+        if h.risky_fill is TableHooks.risky_fill:
+            self._risky = set(f.id for f in self.table.features if f.kind == "outlane")
 
     # ---- queries ------------------------------------------------------------
 
@@ -266,6 +299,8 @@ class SuperSkillGame:
         if boxes is None:
             boxes = self.open_boxes(p, pos)
         out = [(fid, i) for fid, i, faces in boxes if value in faces]
+        if not self._filters:
+            return out
         return self.hooks.filter_targets(self, p, ball, pos, value, out)
 
     def free_dice(self, p):
@@ -359,6 +394,8 @@ class SuperSkillGame:
             f = t.fmap[sf]
             if cols is None or any(c in cols for c in f.colours):
                 spins.append(sf)
+        risky = self._risky
+        tv = {}     # targets by value: the same for every die, Skill Shot and nudge
         for d in dice:
             bases = [(0, self.dice[d])]
             if not only_one or d == dice[0]:
@@ -375,10 +412,12 @@ class SuperSkillGame:
                             deltas.append(v - base)
                 for n in deltas:
                     v = base + n
-                    tg = self.targets(p, pos, v, b, boxes)
+                    tg = tv.get(v)
+                    if tg is None:
+                        tg = tv[v] = self.targets(p, pos, v, b, boxes)
                     for fid, i in tg:
                         a = ("fill", b, d, s, n, fid, i)
-                        if n and self._nudge_loses(p, b, a, fid, i):
+                        if n and (risky is None or fid in risky) and self._nudge_loses(p, b, a, fid, i):
                             continue
                         acts.append(a)
                         if s == 0 and n == 0:
@@ -388,7 +427,7 @@ class SuperSkillGame:
                             if t.level(fid, oid) >= sl or t.fmap[fid].kind == "flipper":
                                 continue
                             a = ("through", b, d, s, n, sf, sb, fid, i)
-                            if n and self._nudge_loses(p, b, a, fid, i):
+                            if n and (risky is None or fid in risky) and self._nudge_loses(p, b, a, fid, i):
                                 continue
                             acts.append(a)
                             if sb >= 0:
@@ -442,7 +481,13 @@ class SuperSkillGame:
         for v in action:
             if isinstance(v, bool):
                 raise RuleError("booleans are not action values")
-        if action not in self._legal_cached():
+        if self.cur == CHANCE:
+            # every roll of the faces is legal: no list of them is built
+            f = self.table.faces
+            ok = len(action) == 3 and action[0] == "roll" and action[1] in f and action[2] in f
+        else:
+            ok = action in self._legal_cached()
+        if not ok:
             raise RuleError("illegal action %r in phase %s" % (action, self.phase))
         return self.apply_legal(action)
 
@@ -569,7 +614,7 @@ class SuperSkillGame:
         t = self.table
         ps = self.players[p]
         f = t.fmap[fid]
-        ps.filled[fid][i] = 1
+        ps.row(fid)[i] = 1
         eff.append(("fill", p, b, fid, i, v))
         lost = False
         if b >= 0 and f.kind == "outlane":
@@ -611,7 +656,8 @@ class SuperSkillGame:
                 n *= o.factor
         if ps.mb:
             n *= self.table.mb_factor
-        n *= self.hooks.star_factor(self, p, tags)
+        if self._factors:
+            n *= self.hooks.star_factor(self, p, tags)
         ps.stars += n
         eff.append(("stars", p, n, why))
         return n
@@ -636,7 +682,7 @@ class SuperSkillGame:
         if s.erase:
             for fid in s.features:
                 f = t.fmap[fid]
-                row = ps.filled[fid]
+                row = ps.row(fid)
                 for i in range(f.nbox):
                     if f.lines[i] == "solid":
                         row[i] = 0
@@ -762,7 +808,8 @@ class SuperSkillGame:
         for f in t.features:
             row = ps.filled[f.id]
             for i in range(f.nbox):
-                if f.lines[i] == "dashed":
+                if row[i] and f.lines[i] == "dashed":
+                    row = ps.row(f.id)      # (written only if a box is erased)
                     row[i] = 0
         ps.flags = [k for k in ps.flags if self.options[k].lasts != "round"]
         ps.taken = [k for k in ps.taken if not self.options[k].per_round]
@@ -811,7 +858,7 @@ class SuperSkillGame:
         ps = self.players[q]
         if ps.done or ps.ready:
             return False
-        return len(self.hooks.pre_roll_actions(self, q)) > 0
+        return self._prerolls and len(self.hooks.pre_roll_actions(self, q)) > 0
 
     # ---- copies and persistence ---------------------------------------------
 
@@ -819,6 +866,10 @@ class SuperSkillGame:
         g = object.__new__(type(self))
         g.table = self.table
         g.hooks = self.hooks
+        g._filters = self._filters
+        g._factors = self._factors
+        g._prerolls = self._prerolls
+        g._risky = self._risky
         g.menus = self.menus
         g.options = self.options
         cx = self.hooks.copy_extra

@@ -448,20 +448,35 @@ def _greedy_trying_every_candidate(g):
     return best[1]
 
 
-def test_superskill_greedy_skips_only_nudges_that_cannot_win():
-    # A nudge to a box the same ball, die and Skill Shot fill without a nudge
-    # is not tried (superskill_bots._choose): on every table the choice is
-    # the one trying every candidate gives, and such nudges were on offer.
+def test_superskill_greedy_skips_only_moves_that_cannot_win():
+    # Greedy does not try a nudge to a box the same ball and Skill Shot fill
+    # without a nudge, nor a fill the other die makes the same
+    # (superskill_bots._greedy_skips): on every table each skipped candidate
+    # is worth no more than one tried before it, so the choice is the one
+    # trying every candidate gives; and both kinds were on offer.
     from hauntbox_sim.players import superskill_bots as ssb
-    decisions = skipped = 0
+    decisions = 0
+    skipped = {"nudge": 0, "other die": 0}
     for table in SS_TABLES:
         for g in _ss_positions(table, games=3, every=2):
             if g.is_over() or g.to_act == CHANCE or len(g.legal_actions()) < 2:
                 continue
-            skipped += len(ssb._dominated_nudges(ssb._candidates(g, g.legal_actions())))
+            cands = ssb._candidates(g, g.legal_actions())
+            skip = ssb._greedy_skips(cands)
+            ev = ssb._evaluator(g)
+            best = None
+            for a in cands:
+                c = g.clone()
+                c.apply_legal(a)
+                v = ssb._settled_value(ev, c, g.to_act, 2)
+                if a in skip:
+                    assert best is not None and v <= best, (table, a)
+                    skipped["nudge" if a[4] else "other die"] += 1
+                elif best is None or v > best:
+                    best = v
             assert ssb.greedy_policy(g) == _greedy_trying_every_candidate(g)
             decisions += 1
-    assert decisions > 1000 and skipped > 1000
+    assert decisions > 1000 and skipped["nudge"] > 1000 and skipped["other die"] > 100, skipped
 
 
 def test_superskill_table_copies_of_the_extra_state_are_deep_copies():
