@@ -738,6 +738,19 @@ def _greedy_skips(cands: list) -> set:
     return skip
 
 
+def _bot_actions(game: SuperSkillGame) -> list:
+    """The legal actions as far as _candidates() reads them: nudges of more
+    than one are never candidates while a plain move exists, so they are not
+    listed then (nor played out on a copy to see if they lose the ball)."""
+    acts = game.legal_actions(1)
+    if acts and acts[0][0] in MOVES + ("drain", "wild"):
+        for a in acts:
+            if a[0] in MOVES and _is_plain(a):
+                return acts
+        return game.legal_actions()     # nothing plain: every move is a candidate
+    return acts
+
+
 def greedy_policy(game: SuperSkillGame) -> tuple:
     return _choose(game, lookahead=False)
 
@@ -759,7 +772,7 @@ def _evaluator(game: SuperSkillGame) -> Evaluator:
 
 def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
     p = game.to_act
-    acts = game.legal_actions()
+    acts = _bot_actions(game)
     if len(acts) == 1:
         return acts[0]
     ev = _evaluator(game)

@@ -278,19 +278,17 @@ class SuperSkillGame:
                 while i < f.nbox and filled[i]:
                     i += 1
                 if i < f.nbox and (cols is None or f.colours[i] in cols):
-                    out.append((fid, i, f.faces[i]))
+                    out.append(f.offer[i])
                 continue
-            seen = []
+            seen = 0
+            alike = f.alike
             for i in range(f.nbox):
-                if filled[i]:
+                if filled[i] or seen & alike[i]:
                     continue
                 if cols is not None and f.colours[i] not in cols:
                     continue
-                sig = (f.faces[i], f.colours[i], f.lines[i], f.stars[i])
-                if sig in seen:
-                    continue
-                seen.append(sig)
-                out.append((fid, i, f.faces[i]))
+                seen |= alike[i]
+                out.append(f.offer[i])
         return out
 
     def targets(self, p, pos, value, ball=0, boxes=None):
@@ -337,14 +335,18 @@ class SuperSkillGame:
         ps = self.players[p]
         return [n for n in self.table.skill_shots if n not in ps.skills]
 
-    def legal_actions(self):
-        if self._cache is not None and self._cache[0] == self._ver:
-            return list(self._cache[1])
-        acts = self._legal()
-        self._cache = (self._ver, acts)
+    def legal_actions(self, nudge=None):
+        # nudge: list no Nudge of more than this (a bot trying only small
+        # ones): the same list in the same order, less the larger nudges of
+        # the ball moves. Each list is kept for apply() while the state stays.
+        c = self._cache
+        if c is not None and c[0] == self._ver and c[2] == nudge:
+            return list(c[1])
+        acts = self._legal(nudge)
+        self._cache = (self._ver, acts, nudge)
         return list(acts)
 
-    def _legal(self):
+    def _legal(self, nudge=None):
         if self.is_over():
             return []
         t = self.table
@@ -369,7 +371,7 @@ class SuperSkillGame:
         for b in ps.todo:
             mine = self.hooks.ball_actions(self, p, b)
             if mine is None:
-                self._ball_actions(p, b, acts)
+                self._ball_actions(p, b, acts, nudge)
             else:
                 for a in mine:
                     acts.append(tuple(a))
@@ -377,7 +379,7 @@ class SuperSkillGame:
             acts.append(a)
         return acts
 
-    def _ball_actions(self, p, b, acts):
+    def _ball_actions(self, p, b, acts, most=None):
         t = self.table
         ps = self.players[p]
         pos = ps.balls[b]
@@ -408,7 +410,7 @@ class SuperSkillGame:
                 deltas = [0]
                 if nudge:
                     for v in range(lo, hi + 1):
-                        if v != base:
+                        if v != base and (most is None or -most <= v - base <= most):
                             deltas.append(v - base)
                 for n in deltas:
                     v = base + n
@@ -486,7 +488,12 @@ class SuperSkillGame:
             f = self.table.faces
             ok = len(action) == 3 and action[0] == "roll" and action[1] in f and action[2] in f
         else:
-            ok = action in self._legal_cached()
+            # in a list of legal actions kept for this state (a shorter one
+            # a bot asked for is part of the whole), else in the whole list
+            c = self._cache
+            ok = c is not None and c[0] == self._ver and action in c[1]
+            if not ok and (c is None or c[0] != self._ver or c[2] is not None):
+                ok = action in self._legal_cached()
         if not ok:
             raise RuleError("illegal action %r in phase %s" % (action, self.phase))
         return self.apply_legal(action)
@@ -526,14 +533,16 @@ class SuperSkillGame:
     def _settle_all(self, p, eff):
         # the player who acted first, then anyone a hook asked something
         self._settle(p, eff)
-        for q in range(len(self.players)):
-            if q != p:
+        players = self.players
+        for q in range(len(players)):
+            if q != p and players[q].queue:     # (nothing to settle otherwise)
                 self._settle(q, eff)
 
     def _legal_cached(self):
-        if self._cache is None or self._cache[0] != self._ver:
-            self._cache = (self._ver, self._legal())
-        return self._cache[1]
+        c = self._cache
+        if c is None or c[0] != self._ver or c[2] is not None:
+            c = self._cache = (self._ver, self._legal(), None)
+        return c[1]
 
     def _roll(self, d1, d2, eff):
         self.roll_no += 1
@@ -805,11 +814,12 @@ class SuperSkillGame:
         t = self.table
         ps = self.players[p]
         eff.append(("round_end", p, ps.round))
-        for f in t.features:
-            row = ps.filled[f.id]
-            for i in range(f.nbox):
-                if row[i] and f.lines[i] == "dashed":
-                    row = ps.row(f.id)      # (written only if a box is erased)
+        filled = ps.filled
+        for fid, idx in t.dashed:
+            row = filled[fid]
+            for i in idx:
+                if row[i]:
+                    row = ps.row(fid)      # (written only if a box is erased)
                     row[i] = 0
         ps.flags = [k for k in ps.flags if self.options[k].lasts != "round"]
         ps.taken = [k for k in ps.taken if not self.options[k].per_round]
@@ -834,24 +844,29 @@ class SuperSkillGame:
                 eff.append(("game_over", tuple(self.winners())))
             self.cur = CHANCE
             return
-        n = len(self.players)
-        if self.cur != CHANCE and self.players[self.cur].has_work():
-            return
-        start = 0 if self.cur == CHANCE else self.cur + 1
+        players = self.players
+        n = len(players)
+        cur = self.cur
+        if cur != CHANCE:
+            ps = players[cur]
+            if not ps.done and (ps.queue or ps.todo):     # has_work()
+                return
+        start = 0 if cur == CHANCE else cur + 1
         for q in range(start, n):
-            if self.players[q].has_work():
+            if players[q].has_work():
                 self.cur = q
                 return
         # a hook may have asked an earlier player something this roll
         for q in range(0, start):
-            if self.players[q].has_work():
+            if players[q].has_work():
                 self.cur = q
                 return
         # the pre-roll decision point, in seat order
-        for q in range(n):
-            if self._pre_roll(q):
-                self.cur = q
-                return
+        if self._prerolls:
+            for q in range(n):
+                if self._pre_roll(q):
+                    self.cur = q
+                    return
         self.cur = CHANCE
 
     def _pre_roll(self, q):

@@ -31,7 +31,7 @@ def _str_list(v, what):
 class Feature:
     __slots__ = ("id", "name", "kind", "zone", "zi", "colour", "tags", "faces", "colours",
                  "lines", "stars", "sequence", "acc_from", "acc_pass", "to", "flippers",
-                 "per_box", "reaches", "nbox", "sets", "data", "rest")
+                 "per_box", "reaches", "nbox", "sets", "data", "rest", "alike", "offer")
 
     def __init__(self, d, zone_index):
         _need(isinstance(d, dict), "feature must be an object")
@@ -73,6 +73,17 @@ class Feature:
             self.lines.append(ln)
             self.stars.append(st)
         self.nbox = len(self.faces)
+        # alike[i]: one bit per kind of box (faces, colour, line and stars),
+        # of which the engine offers only the first empty one; offer[i]: the
+        # (feature, box, faces) it offers. Worked out once, not on every move.
+        sigs = []
+        self.alike = []
+        for i in range(self.nbox):
+            sig = (self.faces[i], self.colours[i], self.lines[i], self.stars[i])
+            if sig not in sigs:
+                sigs.append(sig)
+            self.alike.append(1 << sigs.index(sig))
+        self.offer = [(fid, i, self.faces[i]) for i in range(self.nbox)]
         self.sequence = bool(d.get("sequence", False))
         acc = d.get("access")
         if acc is None:
@@ -219,6 +230,13 @@ class Table:
             self.features.append(f)
             self.fmap[f.id] = f
         self.flippers = [f.id for f in self.features if f.kind == "flipper"]
+        # (feature id, its dashed boxes) for the features that have any: what
+        # a round end erases
+        self.dashed = []
+        for f in self.features:
+            idx = [i for i in range(f.nbox) if f.lines[i] == "dashed"]
+            if idx:
+                self.dashed.append((f.id, idx))
         _need(len(self.flippers) >= 1, "a table needs at least one flipper")
         for f in self.features:
             if f.kind == "inlane":
