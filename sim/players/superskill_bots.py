@@ -23,6 +23,7 @@ battle).
 from __future__ import annotations
 
 import json
+import operator
 from pathlib import Path
 from typing import Callable
 
@@ -112,6 +113,7 @@ class Evaluator:
         # formula works it out, kept in order so that value() adds the same
         # floats in the same order
         self._fill_rows: tuple = ()
+        self._rows_of: Callable = self._getter()
         self._plain_sets: list = []
         self._plain_once = False
         self._terms: dict = {}
@@ -171,22 +173,46 @@ class Evaluator:
                 if o.kind == "fill_next" and o.feature not in rows:
                     rows.append(o.feature)
         self._fill_rows = tuple(rows)
+        self._rows_of = self._getter()
+        self._all_plain = False
         self._plain_sets = [all(r[0] in ("stars", "skill_shot")
                                 or (r[0] == "menu" and r[1] in self._plain_menus)
                                 for r in s.reward)
                             for s, _, _ in self.reward_sets]
         self._plain_once = self._default_offer and all(c < 3 for _, c, _, _, _ in once)
+        # every set plain: _key() reads the sets' rows too, and the sets' terms
+        # (W_PROG * share * reward of each set begun) are remembered with it
+        self._all_plain = all(self._plain_sets)
+        if self._all_plain:
+            for _, features, _ in self.reward_sets:
+                for fid in features:
+                    if fid not in rows:
+                        rows.append(fid)
+            self._fill_rows = tuple(rows)
+            self._rows_of = self._getter()
         self._terms = {}
+
+    def _getter(self) -> Callable:
+        # filled -> the rows of _fill_rows, in one call
+        rows = self._fill_rows
+        if len(rows) > 1:
+            return operator.itemgetter(*rows)
+        if rows:
+            return lambda filled: (filled[rows[0]],)
+        return lambda filled: ()
 
     def _key(self, ps) -> tuple:
         # Everything of a player that menu_value(), set_reward_value() of a
-        # plain set and the once-only terms read
-        filled = ps.filled
-        return (tuple(ps.taken), tuple(ps.flags), tuple(ps.skills), ps.mb, ps.nballs() < 2,
-                tuple([sum(filled[fid]) for fid in self._fill_rows]))
+        # plain set and the once-only terms read, and the sets' rows if every
+        # set is plain (fewer than two balls: a slot of the two is empty)
+        b = ps.balls
+        return (tuple(ps.taken), tuple(ps.flags), tuple(ps.skills), ps.mb,
+                b[0] is None or b[1] is None, tuple(map(sum, self._rows_of(ps.filled))))
 
     def _plain_terms(self, g: SuperSkillGame, p: int, key: tuple) -> tuple:
-        # (reward value of each plain set or None, the once-only terms in order)
+        # (the sets' terms in order if every set is plain, else None; the
+        # reward value of each plain set or None; the once-only terms in
+        # order, or None)
         t = self._terms.get(key)
         if t is None:
             if len(self._terms) > 50_000:     # a bound on memory
@@ -194,10 +220,21 @@ class Evaluator:
             menus: dict = {}
             srv = tuple(self.set_reward_value(g, p, s, menus) if plain else None
                         for (s, _, _), plain in zip(self.reward_sets, self._plain_sets))
+            sets = None
+            if self._all_plain:
+                filled = g.players[p].filled
+                terms = []
+                for (s, features, tot), r in zip(self.reward_sets, srv):
+                    got = 0
+                    for fid in features:
+                        got += sum(filled[fid])
+                    if got:
+                        terms.append(W_PROG * (got / tot) * r)
+                sets = tuple(terms)
             once = None
             if self._plain_once:
                 once = tuple(self._once_terms(g, p))
-            t = self._terms[key] = (srv, once)
+            t = self._terms[key] = (sets, srv, once)
         return t
 
     def _once_terms(self, g: SuperSkillGame, p: int) -> list:
@@ -344,24 +381,35 @@ class Evaluator:
             v += W_MB
         for k in ps.flags:
             v += FLAG_VALUE.get(g.options[k].kind, 2.0)
-        srv, once = self._plain_terms(g, p, self._key(ps))
-        menus: dict = {}
-        for (s, features, tot), r in zip(self.reward_sets, srv):
-            got = 0
-            for fid in features:
-                got += sum(filled[fid])
-            if got:
-                if r is None:
-                    r = self.set_reward_value(g, p, s, menus)
-                v += W_PROG * (got / tot) * r
-        for q in ps.queue:   # choices earned but not yet made
-            if q[0] == "menu":
-                mv = menus.get(q[1])
-                if mv is None:
-                    mv = menus[q[1]] = self.menu_value(g, p, q[1])
-                v += mv
-            else:
-                v += W_SKILL
+        key = self._key(ps)
+        terms = self._terms.get(key)
+        sets, srv, once = terms if terms is not None else self._plain_terms(g, p, key)
+        menus: dict | None = None
+        if sets is not None:
+            for x in sets:
+                v += x
+        else:
+            for (s, features, tot), r in zip(self.reward_sets, srv):
+                got = 0
+                for fid in features:
+                    got += sum(filled[fid])
+                if got:
+                    if r is None:
+                        if menus is None:
+                            menus = {}
+                        r = self.set_reward_value(g, p, s, menus)
+                    v += W_PROG * (got / tot) * r
+        if ps.queue:        # choices earned but not yet made
+            if menus is None:
+                menus = {}
+            for q in ps.queue:
+                if q[0] == "menu":
+                    mv = menus.get(q[1])
+                    if mv is None:
+                        mv = menus[q[1]] = self.menu_value(g, p, q[1])
+                    v += mv
+                else:
+                    v += W_SKILL
         if once is None:
             once = self._once_terms(g, p)
         for x in once:
@@ -650,6 +698,7 @@ KNOWLEDGE = {"tribbles": TribblesKnowledge, "lower-decks": LowerDecksKnowledge,
 
 
 MOVES = ("fill", "through", "borg")
+MOVES_DRAIN_WILD = MOVES + ("drain", "wild")
 
 
 def _is_plain(a: tuple) -> bool:
@@ -676,21 +725,32 @@ def _completes_set(g: SuperSkillGame, a: tuple) -> bool:
 def _candidates(g: SuperSkillGame, acts: list) -> list:
     """Moves worth evaluating: plain ones, Skill Shots, nudges of one, set-completing
     wild moves, and any rescue when nothing plain is left."""
-    if not acts or acts[0][0] not in MOVES + ("drain", "wild"):
+    if not acts or acts[0][0] not in MOVES_DRAIN_WILD:
         return acts
-    plain = [a for a in acts if _is_plain(a)]
-    if not any(a[0] in MOVES for a in plain):
-        return acts
+    plain = []
     extra = []
+    move = False        # a plain move of a ball among them
     for a in acts:
-        if a[0] == "wild":
+        k = a[0]
+        if k == "fill" or k == "through":
+            if not a[3] and not a[4]:
+                plain.append(a)
+                move = True
+            elif -1 <= a[4] <= 1:
+                extra.append(a)
+        elif k == "wild":
             if _completes_set(g, a):
                 extra.append(a)
-        elif a[0] == "borg":
-            if (a[2] or a[3]) and abs(a[3]) <= 1:
+        elif k == "borg":
+            if not a[2] and not a[3]:
+                plain.append(a)
+                move = True
+            elif -1 <= a[3] <= 1:
                 extra.append(a)
-        elif a[0] in ("fill", "through") and (a[3] or a[4]) and abs(a[4]) <= 1:
-            extra.append(a)
+        else:
+            plain.append(a)
+    if not move:
+        return acts
     return plain + extra
 
 
@@ -703,9 +763,9 @@ def _nudge_key(a: tuple) -> tuple:
     return a[:4] + a[5:]
 
 
-def _greedy_skips(cands: list) -> set:
-    """The candidates greedy need not try, because one before it in `cands`
-    is worth at least as much (and the first of equal values is chosen):
+def _greedy_tries(cands: list) -> list:
+    """The candidates greedy tries: all but those one before it in `cands` is
+    worth at least as much as (and the first of equal values is chosen):
 
     - a nudge filling a box that a plain move of the same ball and Skill Shot
       fills: its position is that move's plus a used Nudge box and a tilt
@@ -719,23 +779,25 @@ def _greedy_skips(cands: list) -> set:
     No table's hooks read the value a box is filled with (on_box_filled of all
     four tables checked), so that does not count either. Checked against
     trying every candidate in tests/sim/core/test_fast_paths.py."""
-    skip = set()
+    tries = []
     seen = set()
     for a in cands:
-        if a[0] == "fill":
-            k = (a[1], a[3], a[5], a[6])
+        k = a[0]
+        if k == "fill":
             n = a[4] if a[4] >= 0 else -a[4]
-            if (k, n) in seen or (n and (k, 0) in seen):
-                skip.add(a)
-            else:
-                seen.add((k, n))
-        elif a[0] == "through":
+            key = (a[1], a[3], a[5], a[6], n)
+            if key in seen or (n and (a[1], a[3], a[5], a[6], 0) in seen):
+                continue
+            seen.add(key)
+        elif k == "through":
+            key = _nudge_key(a)
             if a[4]:
-                if _nudge_key(a) in seen:
-                    skip.add(a)
+                if key in seen:
+                    continue
             else:
-                seen.add(_nudge_key(a))
-    return skip
+                seen.add(key)
+        tries.append(a)
+    return tries
 
 
 def _bot_actions(game: SuperSkillGame) -> list:
@@ -743,7 +805,7 @@ def _bot_actions(game: SuperSkillGame) -> list:
     than one are never candidates while a plain move exists, so they are not
     listed then (nor played out on a copy to see if they lose the ball)."""
     acts = game.legal_actions(1)
-    if acts and acts[0][0] in MOVES + ("drain", "wild"):
+    if acts and acts[0][0] in MOVES_DRAIN_WILD:
         for a in acts:
             if a[0] in MOVES and _is_plain(a):
                 return acts
@@ -779,13 +841,9 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
     if not lookahead:
         # the best value; of equal ones the first candidate (as the sort below)
         best = None
-        cands = _candidates(game, acts)
-        skip = _greedy_skips(cands)
-        for a in cands:
-            if a in skip:
-                continue
+        for a in _greedy_tries(_candidates(game, acts)):
             c = game.clone()
-            c.apply_legal(a)
+            c.apply_legal(a, False)     # (only p's position is valued)
             v = _settled_value(ev, c, p, 2)
             if best is None or v > best[0]:
                 best = (v, a)
@@ -811,13 +869,13 @@ def _settled_value(ev: Evaluator, g: SuperSkillGame, p: int, depth: int) -> floa
     """Value of a position; a table question the same player must answer next
     (phase "choice": which ship, fill or erase tribbles, ...) is answered as well
     as possible first, so what it brings is counted."""
-    if depth > 0 and g.cur == p and not g.is_over():
-        q = g.players[p].queue
-        if q and q[0][0] == "ask":          # phase "choice"
+    q = g.players[p].queue
+    if depth > 0 and q and g.cur == p and not g.is_over():
+        if q[0][0] == "ask":          # phase "choice"
             best = None
             for a in g.legal_actions():
                 c = g.clone()
-                c.apply_legal(a)
+                c.apply_legal(a, False)
                 v = _settled_value(ev, c, p, depth - 1)
                 if best is None or v > best:
                     best = v

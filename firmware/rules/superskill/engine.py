@@ -75,6 +75,8 @@ class Player:
         if own is None or fid in own:
             return r
         r = self.filled[fid] = r[:]
+        if type(own) is tuple:      # () until a clone writes its first row
+            own = self.own = set()
         own.add(fid)
         return r
 
@@ -99,9 +101,9 @@ class Player:
         c.balls = self.balls[:]
         c.mb = self.mb
         c.filled = dict(self.filled)     # rows shared until written: row()
-        c.own = set()
+        c.own = ()
         if self.own is None or self.own:
-            self.own = set()
+            self.own = ()
         c.nudges = self.nudges
         c.namt = self.namt
         c.skills = self.skills[:]
@@ -498,9 +500,12 @@ class SuperSkillGame:
             raise RuleError("illegal action %r in phase %s" % (action, self.phase))
         return self.apply_legal(action)
 
-    def apply_legal(self, action):
+    def apply_legal(self, action, advance=True):
         # apply() without its checks, for an action taken from this very
         # state's legal_actions() (a bot trying each move on a copy).
+        # advance=False: the turn does not pass on (the state is right for
+        # the player who acted, and for a question they must answer next: a
+        # copy a bot only values).
         eff = []
         name = action[0]
         self._ver += 1
@@ -527,16 +532,20 @@ class SuperSkillGame:
         else:
             self.hooks.apply_extra(self, p, action, eff)
         self._settle_all(p, eff)
-        self._advance(eff)
+        if advance:
+            self._advance(eff)
         return eff
 
     def _settle_all(self, p, eff):
         # the player who acted first, then anyone a hook asked something
-        self._settle(p, eff)
+        # (a player with nothing queued has nothing to settle)
         players = self.players
-        for q in range(len(players)):
-            if q != p and players[q].queue:     # (nothing to settle otherwise)
-                self._settle(q, eff)
+        if players[p].queue:
+            self._settle(p, eff)
+        if len(players) > 1:
+            for q in range(len(players)):
+                if q != p and players[q].queue:
+                    self._settle(q, eff)
 
     def _legal_cached(self):
         c = self._cache
@@ -623,7 +632,9 @@ class SuperSkillGame:
         t = self.table
         ps = self.players[p]
         f = t.fmap[fid]
-        ps.row(fid)[i] = 1
+        own = ps.own
+        row = ps.filled[fid] if own is None or fid in own else ps.row(fid)
+        row[i] = 1
         eff.append(("fill", p, b, fid, i, v))
         lost = False
         if b >= 0 and f.kind == "outlane":
@@ -637,7 +648,7 @@ class SuperSkillGame:
             if not lost:
                 ps.balls[b] = fid
         else:
-            if not quiet:
+            if not quiet and f.stars[i] > 0:     # (award() gives nothing else)
                 self.award(p, f.stars[i], f.tags, fid, eff)
             if b >= 0:
                 if f.kind == "inlane":
@@ -888,7 +899,10 @@ class SuperSkillGame:
         g.menus = self.menus
         g.options = self.options
         cx = self.hooks.copy_extra
-        g.players = [ps.clone(cx(ps.x)) for ps in self.players]
+        players = []
+        for ps in self.players:
+            players.append(ps.clone(cx(ps.x)))
+        g.players = players
         g.roll_no = self.roll_no
         g.dice = self.dice
         g.cur = self.cur

@@ -451,7 +451,7 @@ def _greedy_trying_every_candidate(g):
 def test_superskill_greedy_skips_only_moves_that_cannot_win():
     # Greedy does not try a nudge to a box the same ball and Skill Shot fill
     # without a nudge, nor a fill the other die makes the same
-    # (superskill_bots._greedy_skips): on every table each skipped candidate
+    # (superskill_bots._greedy_tries): on every table each skipped candidate
     # is worth no more than one tried before it, so the choice is the one
     # trying every candidate gives; and both kinds were on offer.
     from hauntbox_sim.players import superskill_bots as ssb
@@ -462,7 +462,9 @@ def test_superskill_greedy_skips_only_moves_that_cannot_win():
             if g.is_over() or g.to_act == CHANCE or len(g.legal_actions()) < 2:
                 continue
             cands = ssb._candidates(g, g.legal_actions())
-            skip = ssb._greedy_skips(cands)
+            tries = ssb._greedy_tries(cands)
+            assert [a for a in cands if a in tries] == tries
+            skip = set(cands) - set(tries)
             ev = ssb._evaluator(g)
             best = None
             for a in cands:
