@@ -842,7 +842,7 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
         # the best value; of equal ones the first candidate (as the sort below)
         best = None
         for a in _greedy_tries(_candidates(game, acts)):
-            c = game.clone()
+            c = game.clone(p)
             c.apply_legal(a, False)     # (only p's position is valued)
             v = _settled_value(ev, c, p, 2)
             if best is None or v > best[0]:
@@ -850,7 +850,7 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
         return best[1]
     scored = []
     for n, a in enumerate(_candidates(game, acts)):
-        c = game.clone()
+        c = game.clone(p)
         c.apply_legal(a)
         scored.append((_settled_value(ev, c, p, 2), -n, a, c))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
@@ -874,7 +874,7 @@ def _settled_value(ev: Evaluator, g: SuperSkillGame, p: int, depth: int) -> floa
         if q[0][0] == "ask":          # phase "choice"
             best = None
             for a in g.legal_actions():
-                c = g.clone()
+                c = g.clone(p)
                 c.apply_legal(a, False)
                 v = _settled_value(ev, c, p, depth - 1)
                 if best is None or v > best:

@@ -193,6 +193,7 @@ class SuperSkillGame:
         self.cur = CHANCE
         self._ver = 0
         self._cache = None
+        self._only = None     # see clone()
         for p in range(players):
             self.players[p].x = self.hooks.init_player(self, p)
 
@@ -458,7 +459,7 @@ class SuperSkillGame:
         # nudge is allowed.
         if not self.hooks.risky_fill(self, p, fid, i):
             return False
-        g = self.clone()
+        g = self.clone(p)
         g._do_fill(p, a, [])
         g._settle(p, [])
         ps = g.players[p]
@@ -510,6 +511,10 @@ class SuperSkillGame:
         name = action[0]
         self._ver += 1
         if name == "roll":
+            if self._only is not None:      # a roll changes every player
+                cx = self.hooks.copy_extra
+                self.players = [ps.clone(cx(ps.x)) for ps in self.players]
+                self._only = None
             self._roll(action[1], action[2], eff)
             return eff
         p = self.cur
@@ -545,6 +550,11 @@ class SuperSkillGame:
         if len(players) > 1:
             for q in range(len(players)):
                 if q != p and players[q].queue:
+                    if self._only is not None and q != self._only:
+                        # a copy for one player's moves: this one's state is
+                        # still the game's, so it gets its own first
+                        ps = players[q]
+                        players[q] = ps.clone(self.hooks.copy_extra(ps.x))
                     self._settle(q, eff)
 
     def _legal_cached(self):
@@ -888,7 +898,12 @@ class SuperSkillGame:
 
     # ---- copies and persistence ---------------------------------------------
 
-    def clone(self):
+    def clone(self, mover=None):
+        # mover: a copy to apply only that player's moves to and value them
+        # (a bot trying moves): on a table whose moves touch no other player
+        # (TableHooks.moves_touch_others), the others' state stays the
+        # game's own, not copied; such a copy is for use before the game
+        # changes again.
         g = object.__new__(type(self))
         g.table = self.table
         g.hooks = self.hooks
@@ -899,9 +914,16 @@ class SuperSkillGame:
         g.menus = self.menus
         g.options = self.options
         cx = self.hooks.copy_extra
-        players = []
-        for ps in self.players:
-            players.append(ps.clone(cx(ps.x)))
+        if mover is None or self.hooks.moves_touch_others:
+            players = []
+            for ps in self.players:
+                players.append(ps.clone(cx(ps.x)))
+            g._only = None
+        else:
+            players = self.players[:]
+            ps = players[mover]
+            players[mover] = ps.clone(cx(ps.x))
+            g._only = mover
         g.players = players
         g.roll_no = self.roll_no
         g.dice = self.dice

@@ -6,6 +6,15 @@
 
 
 class TableHooks:
+    # True when a player's move may change another player's state (The
+    # Trouble with Tribbles: transported tribbles). While it is False, a copy
+    # made to value one player's moves (SuperSkillGame.clone(p)) shares the
+    # other players' state with the game instead of copying it.
+    moves_touch_others = False
+
+    # The rows of player.filled may be shared with a copy of the game: write
+    # a box only through game.players[p].row(fid) (the engine does).
+
     # Extra per-player state (JSON-serialisable dict) kept in player.x.
     def init_player(self, game, p):
         return {}

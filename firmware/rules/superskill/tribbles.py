@@ -108,6 +108,8 @@ def erase(game, p, k, eff):
 
 
 class Hooks(TableHooks):
+    moves_touch_others = True     # a transport gives tribbles to the others
+
     def init_player(self, game, p):
         x = {}
         for k in KEYS:

@@ -497,3 +497,54 @@ def test_superskill_table_copies_of_the_extra_state_are_deep_copies():
                     elif isinstance(v, int):
                         ps.x[k] = 99
             assert [ps.x for ps in g.players] == before
+
+
+def test_superskill_copies_for_one_player_leave_the_game_as_it_was():
+    # SuperSkillGame.clone(p) shares the other players' state with the game
+    # (on tables whose moves touch no other player) and every copy shares its
+    # source's filled rows until it writes one (Player.row). Every legal move
+    # applied to such a copy, and the answers to a question it raises, leave
+    # the game exactly as it was and give the mover the position a full copy
+    # gives; so does a roll applied to one.
+    import json
+    from hauntbox_sim.players import superskill_bots as ssb
+    tried = shared = 0
+    for table in SS_TABLES:
+        for g in _ss_positions(table, games=2, every=3)[::3]:
+            if g.is_over() or g.to_act == CHANCE:
+                continue
+            p = g.to_act
+            before = json.dumps(g.to_dict(), sort_keys=True)
+            ev = ssb._evaluator(g)
+            for a in g.legal_actions():
+                light = g.clone(p)
+                full = g.clone()
+                light.apply_legal(a, False)
+                full.apply_legal(a, False)
+                assert light.players[p].to_dict() == full.players[p].to_dict(), (table, a)
+                assert ssb._settled_value(ev, light, p, 2) == ssb._settled_value(ev, full, p, 2)
+                shared += light._only is not None
+                tried += 1
+            assert json.dumps(g.to_dict(), sort_keys=True) == before, table
+            c = g.clone(p)
+            c.apply_legal(("roll", 3, 5))
+            assert json.dumps(g.to_dict(), sort_keys=True) == before, table
+    assert tried > 2000 and shared > 1000, (tried, shared)
+
+
+def test_superskill_copy_for_one_player_copies_another_before_settling_it():
+    # A player other than the mover with a choice queued that has one answer
+    # is settled by the mover's move: the copy for the mover copies that
+    # player first, so the game keeps its own state.
+    import json
+    for g in _ss_positions("starfleet-academy", games=1, every=1000):
+        if g.to_act == 0 and g.phase == "move":
+            break
+    other = g.players[1]
+    other.skills = list(g.table.skill_shots[1:])
+    other.queue = [["skill"]]
+    before = json.dumps(g.to_dict(), sort_keys=True)
+    c = g.clone(0)
+    c.apply_legal(g.legal_actions()[0], False)
+    assert c.players[1].skills == sorted(g.table.skill_shots) and not c.players[1].queue
+    assert json.dumps(g.to_dict(), sort_keys=True) == before
