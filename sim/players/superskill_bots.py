@@ -206,8 +206,8 @@ class Evaluator:
         # plain set and the once-only terms read, and the sets' rows if every
         # set is plain (fewer than two balls: a slot of the two is empty)
         b = ps.balls
-        return (tuple(ps.taken), tuple(ps.flags), tuple(ps.skills), ps.mb,
-                b[0] is None or b[1] is None, tuple(map(sum, self._rows_of(ps.filled))))
+        return (*ps.taken, None, *ps.flags, None, *ps.skills, ps.mb,
+                b[0] is None or b[1] is None, *map(sum, self._rows_of(ps.filled)))
 
     def _plain_terms(self, g: SuperSkillGame, p: int, key: tuple) -> tuple:
         # (the sets' terms in order if every set is plain, else None; the
@@ -841,10 +841,12 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
     if not lookahead:
         # the best value; of equal ones the first candidate (as the sort below)
         best = None
+        value = ev.value
         for a in _greedy_tries(_candidates(game, acts)):
             c = game.clone(p)
             c.apply_legal(a, False)     # (only p's position is valued)
-            v = _settled_value(ev, c, p, 2)
+            # (_settled_value, without its call when nothing is queued)
+            v = _settled_value(ev, c, p, 2) if c.players[p].queue else value(c, p)
             if best is None or v > best[0]:
                 best = (v, a)
         return best[1]

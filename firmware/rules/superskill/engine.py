@@ -146,6 +146,30 @@ def _copy_json(v):
     return v
 
 
+def _open_in(f, row, cols):
+    # The boxes of feature f open_boxes() offers with this row and these
+    # colours (None: any): a sequence its first empty box, else the first
+    # empty box of each kind (alike in faces, colour, line and stars).
+    out = []
+    if f.sequence:
+        i = 0
+        while i < f.nbox and row[i]:
+            i += 1
+        if i < f.nbox and (cols is None or f.colours[i] in cols):
+            out.append(f.offer[i])
+        return out
+    seen = 0
+    alike = f.alike
+    for i in range(f.nbox):
+        if row[i] or seen & alike[i]:
+            continue
+        if cols is not None and f.colours[i] not in cols:
+            continue
+        seen |= alike[i]
+        out.append(f.offer[i])
+    return out
+
+
 def _merge_menus(table, hooks):
     # Bonus menus of the table plus those a hooks module adds: extra_menus (a
     # list of menu dicts) and extra_options ({menu id: [option dicts]}).
@@ -177,6 +201,10 @@ def _merge_menus(table, hooks):
 
 
 class SuperSkillGame:
+    # (slots: a bot copies a game for every move it tries)
+    __slots__ = ("table", "hooks", "_filters", "_factors", "_prerolls", "_risky", "menus",
+                 "options", "players", "roll_no", "dice", "cur", "_ver", "_cache", "_only")
+
     def __init__(self, config, players=1, hooks=None):
         table = config if isinstance(config, Table) else Table(config)
         self.table = table
@@ -271,27 +299,17 @@ class SuperSkillGame:
         # on the value). targets() picks those showing one value; a caller
         # asking for many values reads the table once.
         t = self.table
-        ps = self.players[p]
+        filled = self.players[p].filled
+        fmap = t.fmap
         out = []
         for fid, cols in t.destinations(pos, self.fpass(p), self.hooks.orientation(self, p)):
-            f = t.fmap[fid]
-            filled = ps.filled[fid]
-            if f.sequence:
-                i = 0
-                while i < f.nbox and filled[i]:
-                    i += 1
-                if i < f.nbox and (cols is None or f.colours[i] in cols):
-                    out.append(f.offer[i])
-                continue
-            seen = 0
-            alike = f.alike
-            for i in range(f.nbox):
-                if filled[i] or seen & alike[i]:
-                    continue
-                if cols is not None and f.colours[i] not in cols:
-                    continue
-                seen |= alike[i]
-                out.append(f.offer[i])
+            f = fmap[fid]
+            row = filled[fid]
+            key = (cols,) + tuple(row)
+            got = f.opened.get(key)
+            if got is None:
+                got = f.opened[key] = _open_in(f, row, cols)
+            out += got
         return out
 
     def targets(self, p, pos, value, ball=0, boxes=None):

@@ -31,7 +31,8 @@ def _str_list(v, what):
 class Feature:
     __slots__ = ("id", "name", "kind", "zone", "zi", "colour", "tags", "faces", "colours",
                  "lines", "stars", "sequence", "acc_from", "acc_pass", "to", "flippers",
-                 "per_box", "reaches", "nbox", "sets", "data", "rest", "alike", "offer")
+                 "per_box", "reaches", "nbox", "sets", "data", "rest", "alike", "offer",
+                 "opened")
 
     def __init__(self, d, zone_index):
         _need(isinstance(d, dict), "feature must be an object")
@@ -84,6 +85,9 @@ class Feature:
                 sigs.append(sig)
             self.alike.append(1 << sigs.index(sig))
         self.offer = [(fid, i, self.faces[i]) for i in range(self.nbox)]
+        # what open_boxes() offers here, by (colours allowed, the row): at
+        # most a few hundred rows a table, and asked on every move
+        self.opened = {}
         self.sequence = bool(d.get("sequence", False))
         acc = d.get("access")
         if acc is None:
