@@ -308,7 +308,9 @@ class SuperSkillGame:
             key = (cols,) + tuple(row)
             got = f.opened.get(key)
             if got is None:
-                got = f.opened[key] = _open_in(f, row, cols)
+                got = _open_in(f, row, cols)
+                if len(f.opened) < 256:     # (a bound on memory)
+                    f.opened[key] = got
             out += got
         return out
 
@@ -418,7 +420,17 @@ class SuperSkillGame:
             if cols is None or any(c in cols for c in f.colours):
                 spins.append(sf)
         risky = self._risky
-        tv = {}     # targets by value: the same for every die, Skill Shot and nudge
+        # targets by value: the same for every die, Skill Shot and nudge (all
+        # of them in one pass over the boxes unless the table filters them)
+        tv = {}
+        if not self._filters:
+            for fid, i, faces in boxes:
+                for v in faces:
+                    tg = tv.get(v)
+                    if tg is None:
+                        tv[v] = [(fid, i)]
+                    else:
+                        tg.append((fid, i))
         for d in dice:
             bases = [(0, self.dice[d])]
             if not only_one or d == dice[0]:
@@ -437,7 +449,7 @@ class SuperSkillGame:
                     v = base + n
                     tg = tv.get(v)
                     if tg is None:
-                        tg = tv[v] = self.targets(p, pos, v, b, boxes)
+                        tg = tv[v] = [] if not self._filters else self.targets(p, pos, v, b, boxes)
                     for fid, i in tg:
                         a = ("fill", b, d, s, n, fid, i)
                         if n and (risky is None or fid in risky) and self._nudge_loses(p, b, a, fid, i):

@@ -85,8 +85,9 @@ class Feature:
                 sigs.append(sig)
             self.alike.append(1 << sigs.index(sig))
         self.offer = [(fid, i, self.faces[i]) for i in range(self.nbox)]
-        # what open_boxes() offers here, by (colours allowed, the row): at
-        # most a few hundred rows a table, and asked on every move
+        # what open_boxes() offers here, by (colours allowed, the row):
+        # asked on every move a bot tries (the board's companion build never
+        # imports the engine; 256 entries at most)
         self.opened = {}
         self.sequence = bool(d.get("sequence", False))
         acc = d.get("access")
