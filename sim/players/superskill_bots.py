@@ -482,16 +482,18 @@ class Evaluator:
         gains: dict = {}     # box_gain by box
         memo: dict = {}
 
-        def best_gain(ball, pos, bx, v):
+        def best_of(boxes):
             gv = None
-            for box in g.targets(p, pos, v, ball, bx):
-                bk = (box[0], box[1])
+            for bk in boxes:
                 x = gains.get(bk)
                 if x is None:
-                    x = gains[bk] = self.box_gain(g, p, box[0], box[1], memo)
+                    x = gains[bk] = self.box_gain(g, p, bk[0], bk[1], memo)
                 if gv is None or x > gv:
                     gv = x
             return gv
+
+        def best_gain(ball, pos, bx, v):
+            return best_of(g.targets(p, pos, v, ball, bx))
 
         # every die value comes up on some roll: the best gain per value, by
         # ball position (worked out for the first ball there, as the rolls
@@ -502,8 +504,9 @@ class Evaluator:
             if pos not in by_pos:
                 bx = g.open_boxes(p, pos)
                 gv = [None] * 7
+                tv = g.targets_by_value(p, pos, ball, bx)
                 for v in range(1, 7):
-                    gv[v] = best_gain(ball, pos, bx, v)
+                    gv[v] = best_gain(ball, pos, bx, v) if tv is None else best_of(tv.get(v, ()))
                 by_pos[pos] = (bx, gv)
             bx, gv = by_pos[pos]
             rows.append((ball, pos, bx, gv, [False, None]))

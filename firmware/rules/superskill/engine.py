@@ -402,6 +402,24 @@ class SuperSkillGame:
             acts.append(a)
         return acts
 
+    def targets_by_value(self, p, pos, ball=0, boxes=None):
+        # targets() of every value at once, {value: [(feature id, box)]} (a
+        # value not in it has none), in one pass over the open boxes; None
+        # when the table filters targets (then ask targets() per value).
+        if self._filters:
+            return None
+        if boxes is None:
+            boxes = self.open_boxes(p, pos)
+        tv = {}
+        for fid, i, faces in boxes:
+            for v in faces:
+                tg = tv.get(v)
+                if tg is None:
+                    tv[v] = [(fid, i)]
+                else:
+                    tg.append((fid, i))
+        return tv
+
     def _ball_actions(self, p, b, acts, most=None):
         t = self.table
         ps = self.players[p]
@@ -420,17 +438,11 @@ class SuperSkillGame:
             if cols is None or any(c in cols for c in f.colours):
                 spins.append(sf)
         risky = self._risky
-        # targets by value: the same for every die, Skill Shot and nudge (all
-        # of them in one pass over the boxes unless the table filters them)
-        tv = {}
-        if not self._filters:
-            for fid, i, faces in boxes:
-                for v in faces:
-                    tg = tv.get(v)
-                    if tg is None:
-                        tv[v] = [(fid, i)]
-                    else:
-                        tg.append((fid, i))
+        # targets by value: the same for every die, Skill Shot and nudge
+        tv = self.targets_by_value(p, pos, b, boxes)
+        filtered = tv is None
+        if filtered:
+            tv = {}
         for d in dice:
             bases = [(0, self.dice[d])]
             if not only_one or d == dice[0]:
@@ -449,7 +461,7 @@ class SuperSkillGame:
                     v = base + n
                     tg = tv.get(v)
                     if tg is None:
-                        tg = tv[v] = [] if not self._filters else self.targets(p, pos, v, b, boxes)
+                        tg = tv[v] = self.targets(p, pos, v, b, boxes) if filtered else []
                     for fid, i in tg:
                         a = ("fill", b, d, s, n, fid, i)
                         if n and (risky is None or fid in risky) and self._nudge_loses(p, b, a, fid, i):
