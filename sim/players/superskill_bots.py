@@ -357,7 +357,8 @@ class Evaluator:
         if ps.done:
             return float(ps.stars)
         t = g.table
-        self._layout(g)
+        if g.menus is not self._menus:
+            self._layout(g)
         filled = ps.filled
         # the round in progress, as current_round()
         cur = 0.0
@@ -927,12 +928,13 @@ def play_game(cfg: dict, policies: list, seed: int, max_rolls: int = 5000,
     g = SuperSkillGame(_table(cfg), len(policies))
     rng = Rng(seed)
     while not g.is_over():
-        if g.to_act == CHANCE:
+        who = g.cur         # (to_act while the game is not over)
+        if who == CHANCE:
             if g.roll_no >= max_rolls:
                 raise RuntimeError("game did not end")
             a = ("roll", 1 + rng.below(6), 1 + rng.below(6))
         else:
-            a = policies[g.to_act](g)
+            a = policies[who](g)
         eff = g.apply(a)
         if on_effects:
             on_effects(g, a, eff)
