@@ -62,10 +62,11 @@ class Player:
         self.queue = []
         self.x = {}
         self.ready = False
-        # The rows of filled this player may write in place; None: all of
-        # them. A clone shares its source's rows (row() copies one before its
-        # first write on either side): copying every row was most of the cost
-        # of a clone, and bots clone a game for every move they try.
+        # The rows of filled this player may write in place: None all of
+        # them, () none yet, else a set of feature ids. A clone shares its
+        # source's rows (row() copies one before its first write on either
+        # side): copying every row was most of the cost of a clone, and bots
+        # clone a game for every move they try.
         self.own = None
 
     def row(self, fid):
