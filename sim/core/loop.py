@@ -73,6 +73,10 @@ class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-ty
         return []
 
 
+#: get_debug as a C partial on each new loop (tests compare with asyncio's own).
+LEAN_GET_DEBUG = True
+
+
 class VirtualTimeLoop(asyncio.SelectorEventLoop):
     #: sleep_ms of the fakes (sim/fakes/install.py) builds its timer itself
     #: on such a loop out of debug mode, as call_later below would.
@@ -86,7 +90,8 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         # get_debug() without a Python frame: every Future the C asyncio
         # builds (each task wake-up and sleep) asks the loop for it. It reads
         # self._debug when called, as BaseEventLoop.get_debug does.
-        self.get_debug = functools.partial(getattr, self, "_debug")
+        if LEAN_GET_DEBUG:
+            self.get_debug = functools.partial(getattr, self, "_debug")
 
     def time(self) -> float:
         return runtime._clock.now_us / 1e6

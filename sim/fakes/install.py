@@ -126,6 +126,15 @@ def _ticks_ms() -> int:
     return (runtime._clock.now_us // 1000) % TICKS_PERIOD_MS
 
 
+_HALF = TICKS_PERIOD_MS // 2
+
+
+def _ticks_diff(a: int, b: int) -> int:
+    # VirtualClock.ticks_diff without computing the half period on each call
+    # (the beam decoders call it about 70,000 times in three Roller games).
+    return ((a - b + _HALF) % TICKS_PERIOD_MS) - _HALF
+
+
 def _patch_time() -> None:
     def clk() -> VirtualClock:
         return runtime.clock()
@@ -135,7 +144,7 @@ def _patch_time() -> None:
     time.ticks_us = _ticks_us  # type: ignore[attr-defined]
     time.ticks_cpu = _ticks_us  # type: ignore[attr-defined]
     time.ticks_add = VirtualClock.ticks_add  # type: ignore[attr-defined]
-    time.ticks_diff = VirtualClock.ticks_diff  # type: ignore[attr-defined]
+    time.ticks_diff = _ticks_diff  # type: ignore[attr-defined]
     time.sleep_ms = lambda ms: clk().sleep_ms(ms)  # type: ignore[attr-defined]
     time.sleep_us = lambda us: clk().sleep_us(us)  # type: ignore[attr-defined]
 
