@@ -15,7 +15,7 @@ import selectors
 from typing import Any
 
 from hauntbox_sim.core import handles, runtime
-from hauntbox_sim.core.loop_pass import Deadlock, run_once_virtual
+from hauntbox_sim.core.loop_pass import Deadlock, run_virtual
 
 _Handle = handles.Handle
 _new = object.__new__
@@ -136,9 +136,11 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         clk = runtime._clock
         if clk.realtime or self._debug:   # type: ignore[attr-defined]
             super()._run_once()  # type: ignore[misc]
+            cause = runtime.take_pending_reset()
+            if cause is not None:
+                raise runtime.BoardReset(cause)
         else:
-            # The virtual select (_VirtualSelector.select) is written into
-            # this pass (sim/core/loop_pass.py) when no real file is polled.
-            run_once_virtual(self, clk)
-        if runtime._pending_reset is not None:     # take_pending_reset(), without the call
-            raise runtime.BoardReset(runtime.take_pending_reset())
+            # Passes until the loop stops (sim/core/loop_pass.py), each with
+            # the virtual select (_VirtualSelector.select) written in when no
+            # real file is polled, and the reset check above.
+            run_virtual(self)

@@ -24,8 +24,12 @@ from hauntbox_sim.models import tower as tower_mod
 
 
 # --- the plain versions the fast paths replace --------------------------------
-def _asyncio_pass(loop, clk):
+def _asyncio_pass(loop):
+    # One asyncio pass and the board's reset check, for run_virtual's passes.
     asyncio.BaseEventLoop._run_once(loop)
+    cause = runtime.take_pending_reset()
+    if cause is not None:
+        raise runtime.BoardReset(cause)
 
 
 def _value_reference(self, v=None):
@@ -73,7 +77,7 @@ def _schedule_glitch_reference(self, k):
 def _asyncio_loop(monkeypatch):
     # asyncio's own pass, call_soon, call_at, call_later, handles, sleep and
     # get_debug.
-    monkeypatch.setattr(loop_mod, "run_once_virtual", _asyncio_pass)
+    monkeypatch.setattr(loop_mod, "run_virtual", _asyncio_pass)
     monkeypatch.setattr(loop_mod, "LEAN_GET_DEBUG", False)
     for name in ("call_soon", "call_at", "call_later"):
         monkeypatch.setattr(loop_mod.VirtualTimeLoop, name, getattr(asyncio.BaseEventLoop, name))
