@@ -319,7 +319,10 @@ class TowerModel:
         push = heapq.heappush
 
         def end() -> None:
-            self._beam(k, False)
+            # self._beam(k, False)
+            if not (k1 in faults.stuck_beams or k1 in faults.dead_beams):
+                blocked[k] -= 1
+                pin.sim_drive(0 if blocked[k] > 0 else None)
 
         def glitch() -> None:
             # self._beam(k, True)
