@@ -42,6 +42,13 @@ def run_virtual(loop: Any) -> None:
     `_run_once` again, which picks asyncio's pass). The same passes as one
     `_run_once` a pass, without a method call each."""
     clk = runtime._clock
+    events = clk._queue
+    # Fixed for the loop's life (asyncio and selectors never replace them).
+    ready = loop._ready
+    popleft = ready.popleft
+    selector = loop._selector
+    fd_to_key = selector._fd_to_key
+    clock_resolution = loop._clock_resolution
     while True:
         scheduled = loop._scheduled
         sched_count = len(scheduled)
@@ -64,7 +71,6 @@ def run_virtual(loop: Any) -> None:
                 handle = _heappop(scheduled)
                 handle._scheduled = False
 
-        ready = loop._ready
         timeout: float | None = None
         if ready or loop._stopping:
             timeout = 0
@@ -78,8 +84,7 @@ def run_virtual(loop: Any) -> None:
             elif timeout > MAXIMUM_SELECT_TIMEOUT:
                 timeout = MAXIMUM_SELECT_TIMEOUT
 
-        selector = loop._selector
-        if len(selector._fd_to_key) > 1:
+        if len(fd_to_key) > 1:
             # A real file besides the self-pipe: the selector polls it.
             event_list = selector.select(timeout)
             if event_list:
@@ -88,7 +93,6 @@ def run_virtual(loop: Any) -> None:
         else:
             # _VirtualSelector.select without real I/O, the clock's advance_to
             # (fire every event due up to t, then set now to t) written in.
-            events = clk._queue
             if timeout == 0:
                 t_to = clk.now_us
                 while events and events[0][0] <= t_to:
@@ -133,7 +137,7 @@ def run_virtual(loop: Any) -> None:
                         clk.now_us = target
 
         # Handle 'later' callbacks that are ready.
-        end_time = clk.now_us / 1e6 + loop._clock_resolution
+        end_time = clk.now_us / 1e6 + clock_resolution
         while scheduled:
             handle = scheduled[0]
             if handle._when >= end_time:
@@ -144,7 +148,6 @@ def run_virtual(loop: Any) -> None:
 
         # Run the callbacks ready now, not those they schedule (next pass);
         # Handle._run written in.
-        popleft = ready.popleft
         for _ in range(len(ready)):
             handle = popleft()
             if handle._cancelled:
@@ -161,7 +164,9 @@ def run_virtual(loop: Any) -> None:
             raise runtime.BoardReset(runtime.take_pending_reset())
         if loop._stopping:
             return
-        clk = runtime._clock
+        if runtime._clock is not clk:
+            clk = runtime._clock
+            events = clk._queue
         if clk.realtime or loop._debug:
             return
 
