@@ -341,8 +341,12 @@ class TowerModel:
             if t < clock.now_us:
                 t = clock.now_us
             push(clock._queue, (t, next(clock._seq), end))
+            # self._schedule_glitch(k)
             gap_s = -_log(1.0 - rng.random()) / self.cfg.glitches_per_s
-            clock.at(clock.now_us + int(gap_s * 1e6), glitch)
+            t = clock.now_us + int(gap_s * 1e6)
+            if t < clock.now_us:
+                t = clock.now_us
+            push(clock._queue, (t, next(clock._seq), glitch))
         return glitch
 
     def balls_per_staircase(self, since_us: int = 0, until_us: int | None = None) -> tuple[int, ...]:
