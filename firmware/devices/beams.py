@@ -89,7 +89,7 @@ class BeamBank:
                 self._stuck_seen[k] = b.stuck
                 if self.on_stuck is not None:
                     self.on_stuck(k + 1, b.stuck)
-            if b.idle():
+            if not b._state:    # b.idle() (_IDLE is 0), without a call per beam and poll
                 e = b.min_pulse_us      # b.blind_us(now), with no deadline
             else:
                 busy = True

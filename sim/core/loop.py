@@ -9,16 +9,19 @@ clock follows the wall clock and the selector really waits for file I/O.
 from __future__ import annotations
 
 import asyncio
-import heapq
+import contextvars
+import functools
 import selectors
 from typing import Any
 
 from hauntbox_sim.core import handles, runtime
-from hauntbox_sim.core.loop_pass import run_once_virtual
+from hauntbox_sim.core.loop_pass import Deadlock, run_virtual
 
+_Handle = handles.Handle
+_new = object.__new__
+_copy_context = contextvars.copy_context
 
-class Deadlock(RuntimeError):
-    """Every task waits forever and no hardware event is scheduled."""
+__all__ = ["Deadlock", "VirtualTimeLoop"]
 
 
 class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
@@ -70,25 +73,47 @@ class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-ty
         return []
 
 
+#: get_debug as a C partial on each new loop (tests compare with asyncio's own).
+LEAN_GET_DEBUG = True
+
+
 class VirtualTimeLoop(asyncio.SelectorEventLoop):
+    #: sleep_ms of the fakes (sim/fakes/install.py) builds its timer itself
+    #: on such a loop out of debug mode, as call_later below would.
+    virtual_timers = True
+
     def __init__(self) -> None:
         sel = _VirtualSelector()
         super().__init__(sel)
         sel.loop = self
         self.reset_cause: str | None = None
+        # get_debug() without a Python frame: every Future the C asyncio
+        # builds (each task wake-up and sleep) asks the loop for it. It reads
+        # self._debug when called, as BaseEventLoop.get_debug does.
+        if LEAN_GET_DEBUG:
+            self.get_debug = functools.partial(getattr, self, "_debug")
 
     def time(self) -> float:
-        return runtime.clock().now_us / 1e6
+        return runtime._clock.now_us / 1e6
 
     # call_soon / call_at / call_later as asyncio's, out of debug mode, with
-    # the lean handles of sim/core/handles.py (every task wake-up and sleep
-    # goes through them); in debug mode, asyncio's own with its checks.
+    # the lean handles of sim/core/handles.py built in place (every task
+    # wake-up and sleep goes through them); in debug mode, asyncio's own
+    # with its checks.
     def call_soon(self, callback: Any, *args: Any, context: Any = None) -> Any:
         if self._debug:     # type: ignore[attr-defined]
             return super().call_soon(callback, *args, context=context)
         if self._closed:    # type: ignore[attr-defined]  # BaseEventLoop._check_closed
             raise RuntimeError("Event loop is closed")
-        handle = handles.Handle(callback, args, self, context)
+        # handles.Handle(callback, args, self, context), its __init__ written in
+        handle = _new(_Handle)
+        handle._context = _copy_context() if context is None else context
+        handle._loop = self
+        handle._callback = callback
+        handle._args = args
+        handle._cancelled = False
+        handle._repr = None
+        handle._source_traceback = None
         self._ready.append(handle)  # type: ignore[attr-defined]
         return handle
 
@@ -97,23 +122,25 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
             return super().call_at(when, callback, *args, context=context)
         if self._closed:    # type: ignore[attr-defined]
             raise RuntimeError("Event loop is closed")
-        timer = handles.TimerHandle(when, callback, args, self, context)
-        heapq.heappush(self._scheduled, timer)  # type: ignore[attr-defined]
-        timer._scheduled = True
-        return timer
+        return handles.new_timer(self, when, callback, args, context)
 
     def call_later(self, delay: Any, callback: Any, *args: Any, context: Any = None) -> Any:
         if self._debug or delay is None:    # type: ignore[attr-defined]
             return super().call_later(delay, callback, *args, context=context)
-        return self.call_at(runtime.clock().now_us / 1e6 + delay, callback, *args,
-                            context=context)
+        if self._closed:    # type: ignore[attr-defined]
+            raise RuntimeError("Event loop is closed")
+        return handles.new_timer(self, runtime._clock.now_us / 1e6 + delay, callback, args,
+                                 context)
 
     def _run_once(self) -> None:  # type: ignore[override]
-        clk = runtime.clock()
+        clk = runtime._clock
         if clk.realtime or self._debug:   # type: ignore[attr-defined]
             super()._run_once()  # type: ignore[misc]
+            cause = runtime.take_pending_reset()
+            if cause is not None:
+                raise runtime.BoardReset(cause)
         else:
-            run_once_virtual(self, clk)
-        cause = runtime.take_pending_reset()
-        if cause is not None:
-            raise runtime.BoardReset(cause)
+            # Passes until the loop stops (sim/core/loop_pass.py), each with
+            # the virtual select (_VirtualSelector.select) written in when no
+            # real file is polled, and the reset check above.
+            run_virtual(self)

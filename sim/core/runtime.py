@@ -51,11 +51,16 @@ def run_irq(handler: Callable[[Any], None], arg: Any, hard: bool) -> None:
     try:
         handler(arg)
     except Exception as e:  # noqa: BLE001 - mirrors MicroPython printing IRQ errors
-        irq_errors.append(e)
-        if hard:
-            disable = getattr(arg, "irq_disable", None)
-            if disable is not None:
-                disable()
+        irq_failed(arg, e, hard)
+
+
+def irq_failed(arg: Any, e: Exception, hard: bool) -> None:
+    """What run_irq does with a handler that raised (Pin.sim_drive calls it too)."""
+    irq_errors.append(e)
+    if hard:
+        disable = getattr(arg, "irq_disable", None)
+        if disable is not None:
+            disable()
 
 
 def reset_irq_state() -> None:

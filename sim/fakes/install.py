@@ -13,13 +13,20 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+import types
+from asyncio.futures import _set_result_unless_cancelled
 from typing import Any
 
 from hauntbox_sim.core import runtime
+from hauntbox_sim.core.handles import new_timer as _new_timer
 from hauntbox_sim.core.clock import TICKS_PERIOD_MS, VirtualClock
 
 from hauntbox_fw.paths import FIRMWARE_DIR as FIRMWARE  # noqa: F401  (boards read it here)
 from hauntbox_fw.paths import prepend_firmware  # noqa: E402
+
+
+_Future = asyncio.Future
+_get_running_loop = asyncio.get_running_loop
 
 
 class ThreadSafeFlag:
@@ -45,7 +52,7 @@ class ThreadSafeFlag:
 
     async def wait(self) -> None:
         if not self._set:
-            w = asyncio.get_running_loop().create_future()
+            w = _Future(loop=_get_running_loop())   # loop.create_future()
             self._waiter = w        # a waiter before this one is never woken
             try:
                 await w
@@ -55,11 +62,44 @@ class ThreadSafeFlag:
         self._set = False
 
 
-def _sleep_ms(ms: float) -> Any:
-    # The coroutine of asyncio.sleep itself, not one wrapped in another: the
-    # same awaits in the same loop passes, one coroutine frame less per sleep
-    # (the beam task sleeps on every near decision).
-    return asyncio.sleep(ms / 1000)
+@types.coroutine
+def _sleep0() -> Any:
+    # asyncio.tasks.__sleep0: one bare yield (the task steps again next pass).
+    yield
+
+
+async def _sleep_ms(ms: float) -> None:
+    """asyncio.sleep(ms / 1000), step for step, with its timer built in place
+    on the simulator's loop out of debug mode (sim/core/handles.new_timer:
+    what the loop's call_later does) and cancelled in place after it (what
+    TimerHandle.cancel does out of debug mode): the beam task sleeps on
+    every near decision. The same awaits in the same loop passes, the same
+    timer at the same time (tests/sim/core/test_event_path.py)."""
+    delay = ms / 1000
+    if delay <= 0:
+        await _sleep0()
+        return None
+    loop = _get_running_loop()
+    future = _Future(loop=loop)      # loop.create_future()
+    if loop._debug or not getattr(loop, "virtual_timers", False):
+        h = loop.call_later(delay, _set_result_unless_cancelled, future, None)
+        try:
+            return await future
+        finally:
+            h.cancel()
+    if loop._closed:
+        raise RuntimeError("Event loop is closed")
+    h = _new_timer(loop, runtime._clock.now_us / 1e6 + delay, _set_result_unless_cancelled,
+                   (future, None))
+    try:
+        return await future
+    finally:
+        if not h._cancelled:            # h.cancel()
+            if h._scheduled:            # loop._timer_handle_cancelled(h)
+                loop._timer_cancelled_count += 1
+            h._cancelled = True
+            h._callback = None
+            h._args = None
 
 
 async def _wait_for_ms(aw: Any, ms: float) -> Any:
@@ -86,6 +126,15 @@ def _ticks_ms() -> int:
     return (runtime._clock.now_us // 1000) % TICKS_PERIOD_MS
 
 
+_HALF = TICKS_PERIOD_MS // 2
+
+
+def _ticks_diff(a: int, b: int) -> int:
+    # VirtualClock.ticks_diff without computing the half period on each call
+    # (the beam decoders call it about 70,000 times in three Roller games).
+    return ((a - b + _HALF) % TICKS_PERIOD_MS) - _HALF
+
+
 def _patch_time() -> None:
     def clk() -> VirtualClock:
         return runtime.clock()
@@ -95,7 +144,7 @@ def _patch_time() -> None:
     time.ticks_us = _ticks_us  # type: ignore[attr-defined]
     time.ticks_cpu = _ticks_us  # type: ignore[attr-defined]
     time.ticks_add = VirtualClock.ticks_add  # type: ignore[attr-defined]
-    time.ticks_diff = VirtualClock.ticks_diff  # type: ignore[attr-defined]
+    time.ticks_diff = _ticks_diff  # type: ignore[attr-defined]
     time.sleep_ms = lambda ms: clk().sleep_ms(ms)  # type: ignore[attr-defined]
     time.sleep_us = lambda us: clk().sleep_us(us)  # type: ignore[attr-defined]
 

@@ -135,9 +135,9 @@ class Pin:
     def sim_drive(self, level: int | None) -> None:
         """Drive the pin from outside (a sensor output); None releases it.
 
-        The same as `_sim_drive_reference` (tests/sim/core/test_fast_paths.py
-        checks it), with _level() and _edge() inlined: the beam noise drives a
-        pin about 80 times a simulated second."""
+        The same as `_sim_drive_reference` (tests/sim/core/test_event_path.py
+        checks it), with _level(), _edge() and runtime.run_irq() inlined: the
+        beam noise drives a pin about 80 times a simulated second."""
         ext = None if level is None else (1 if level else 0)
         if self.mode == 1:              # Pin.OUT: the outside level is not seen
             self._ext = ext
@@ -152,7 +152,14 @@ class Pin:
             return
         if self._trigger & (8 if new else 4):     # IRQ_RISING / IRQ_FALLING
             self.irq_count += 1
-            runtime.run_irq(self._handler, self, self.hard)
+            # runtime.run_irq(self._handler, self, self.hard), written in
+            if runtime._clock.now_us < runtime._irq_off_until:
+                runtime._irq_pending.setdefault(id(self), (self._handler, self, self.hard))
+                return
+            try:
+                self._handler(self)
+            except Exception as e:  # noqa: BLE001 - as run_irq
+                runtime.irq_failed(self, e, self.hard)
 
     def _sim_drive_reference(self, level: int | None) -> None:
         # sim_drive as it was written first; kept for the test of the fast one.

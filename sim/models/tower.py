@@ -17,8 +17,11 @@ firmware saw with what really happened.
 """
 from __future__ import annotations
 
+import heapq
 import random
 from dataclasses import dataclass, field
+from math import log as _log
+from typing import Callable
 
 from hauntbox_sim.core import runtime
 from hauntbox_sim.fakes import machine
@@ -100,6 +103,7 @@ class TowerModel:
         self.emitters_on = True
         if "emitters" in pins:
             machine.pin(pins["emitters"]).observers.append(self._on_emitters)
+        self._glitch_fns = [self._glitch_fn(k) for k in range(self.cfg.staircases)]
         if self.cfg.glitches_per_s > 0:
             for k in range(self.cfg.staircases):
                 self._schedule_glitch(k)
@@ -294,15 +298,56 @@ class TowerModel:
         clk.at(t + width, lambda: self._beam(k, False))
 
     def _schedule_glitch(self, k: int) -> None:
-        gap_s = self.rng.expovariate(self.cfg.glitches_per_s)
-        t = self.clock.now_us + int(gap_s * 1e6)
+        # The next glitch on beam k: self.rng.expovariate(rate), written out
+        # (the same draw, the same float: tests/sim/core/test_event_path.py).
+        gap_s = -_log(1.0 - self.rng.random()) / self.cfg.glitches_per_s
+        self.clock.at(self.clock.now_us + int(gap_s * 1e6), self._glitch_fns[k])
+
+    def _glitch_fn(self, k: int) -> Callable[[], None]:
+        """Beam k's glitch event, built once per beam: _beam(k, True), its end
+        _beam(k, False) scheduled rng.randint(*cfg.glitch_us) later, the next
+        glitch scheduled (_schedule_glitch), each written out with the same
+        random draws in the same order. The beam noise makes ten of these a
+        simulated second per beam (sim/boards/roller.py)."""
+        pin = self.beam_pins[k]
+        blocked = self._beam_blocked
+        faults = self.faults
+        clock = self.clock
+        rng = self.rng
+        getrandbits = rng.getrandbits
+        k1 = k + 1
+        push = heapq.heappush
+
+        def end() -> None:
+            # self._beam(k, False)
+            if not (k1 in faults.stuck_beams or k1 in faults.dead_beams):
+                blocked[k] -= 1
+                pin.sim_drive(0 if blocked[k] > 0 else None)
 
         def glitch() -> None:
-            self._beam(k, True)
-            self.clock.at(self.clock.now_us + self.rng.randint(*self.cfg.glitch_us),
-                          lambda: self._beam(k, False))
-            self._schedule_glitch(k)
-        self.clock.at(t, glitch)
+            # self._beam(k, True)
+            if not (k1 in faults.stuck_beams or k1 in faults.dead_beams):
+                blocked[k] += 1
+                pin.sim_drive(0 if blocked[k] > 0 else None)
+            # rng.randint(lo, hi): lo + rng._randbelow(hi - lo + 1), written out
+            lo, hi = self.cfg.glitch_us
+            n = hi - lo + 1
+            bits = n.bit_length()
+            r = getrandbits(bits)
+            while r >= n:
+                r = getrandbits(bits)
+            # clock.at(now + that, end), the time an int already
+            t = clock.now_us + lo + r
+            if t < clock.now_us:
+                t = clock.now_us
+            push(clock._queue, (t, next(clock._seq), end))
+            # self._schedule_glitch(k)
+            gap_s = -_log(1.0 - rng.random()) / self.cfg.glitches_per_s
+            t = clock.now_us + int(gap_s * 1e6)
+            if t < clock.now_us:
+                t = clock.now_us
+            push(clock._queue, (t, next(clock._seq), glitch))
+        return glitch
 
     def balls_per_staircase(self, since_us: int = 0, until_us: int | None = None) -> tuple[int, ...]:
         counts = [0] * self.cfg.staircases

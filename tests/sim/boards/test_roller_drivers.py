@@ -210,6 +210,27 @@ def test_beam_deadline_tells_the_task_when_to_look_again(clock):
     assert 0 < d <= 4000
 
 
+def test_a_beams_state_is_falsy_exactly_when_it_is_idle(clock):
+    # BeamBank.poll reads `not b._state` for b.idle() (no method call per
+    # beam and poll on the port): every state but idle must be truthy.
+    import random
+    pin, beam = beam_on(clock, stuck_ms=50)
+    rng = random.Random(4)
+    t = 0
+    seen = set()
+    for _ in range(400):
+        t += rng.choice((100, 1500, 3000, 6000, 60_000))
+        level = rng.choice((0, None))
+        clock.at(t, lambda lv=level: pin.sim_drive(lv))
+        clock.advance_to(t + rng.choice((0, 500, 2500)))
+        beam.poll()
+        assert (not beam._state) == beam.idle()
+        seen.add(beam._state)
+    beam.discard()
+    assert (not beam._state) == beam.idle()
+    assert len(seen) == 3
+
+
 # ---- debounced inputs ----------------------------------------------------
 
 def test_bouncing_button_gives_one_press(clock):

@@ -20,11 +20,16 @@ from hauntbox_sim.core import loop as loop_mod
 from hauntbox_sim.core import runtime
 from hauntbox_sim.fakes import install as sim_install
 from hauntbox_sim.fakes import machine
+from hauntbox_sim.models import tower as tower_mod
 
 
 # --- the plain versions the fast paths replace --------------------------------
-def _asyncio_pass(loop, clk):
+def _asyncio_pass(loop):
+    # One asyncio pass and the board's reset check, for run_virtual's passes.
     asyncio.BaseEventLoop._run_once(loop)
+    cause = runtime.take_pending_reset()
+    if cause is not None:
+        raise runtime.BoardReset(cause)
 
 
 def _value_reference(self, v=None):
@@ -52,11 +57,31 @@ def _advance_to_reference(self, t_us):
     self.now_us = max(self.now_us, t_us)
 
 
+def _sleep_ms_reference(ms):
+    return asyncio.sleep(ms / 1000)
+
+
+def _schedule_glitch_reference(self, k):
+    # TowerModel._schedule_glitch as it was first written.
+    gap_s = self.rng.expovariate(self.cfg.glitches_per_s)
+    t = self.clock.now_us + int(gap_s * 1e6)
+
+    def glitch():
+        self._beam(k, True)
+        self.clock.at(self.clock.now_us + self.rng.randint(*self.cfg.glitch_us),
+                      lambda: self._beam(k, False))
+        _schedule_glitch_reference(self, k)
+    self.clock.at(t, glitch)
+
+
 def _asyncio_loop(monkeypatch):
-    # asyncio's own pass, call_soon, call_at, call_later and handles.
-    monkeypatch.setattr(loop_mod, "run_once_virtual", _asyncio_pass)
+    # asyncio's own pass, call_soon, call_at, call_later, handles, sleep and
+    # get_debug.
+    monkeypatch.setattr(loop_mod, "run_virtual", _asyncio_pass)
+    monkeypatch.setattr(loop_mod, "LEAN_GET_DEBUG", False)
     for name in ("call_soon", "call_at", "call_later"):
         monkeypatch.setattr(loop_mod.VirtualTimeLoop, name, getattr(asyncio.BaseEventLoop, name))
+    monkeypatch.setattr(asyncio, "sleep_ms", _sleep_ms_reference, raising=False)
 
 
 def _reference_paths(monkeypatch):
@@ -65,6 +90,7 @@ def _reference_paths(monkeypatch):
     monkeypatch.setattr(machine.Pin, "value", _value_reference)
     monkeypatch.setattr(clock_mod.VirtualClock, "at", _at_reference)
     monkeypatch.setattr(clock_mod.VirtualClock, "advance_to", _advance_to_reference)
+    monkeypatch.setattr(tower_mod.TowerModel, "_schedule_glitch", _schedule_glitch_reference)
 
 
 # --- the loop pass -------------------------------------------------------------
@@ -166,6 +192,22 @@ def test_lean_handles_are_asyncio_handles():
         now = loop.time()
         h = loop.call_later(0.25, print)
         assert isinstance(h, handles.TimerHandle) and h._when == now + 0.25 and h._scheduled
+        # The handles call_soon / call_at build in place, field for field.
+        for lean, plain in ((loop.call_soon(print, 1, context=ctx),
+                             events.Handle(print, (1,), loop, ctx)),
+                            (loop.call_at(2.5, print, 1, context=ctx),
+                             events.TimerHandle(2.5, print, (1,), loop, ctx))):
+            assert type(lean) is getattr(handles, type(plain).__name__)
+            names = slots + (("_when",) if isinstance(plain, events.TimerHandle) else ())
+            assert [getattr(lean, n) for n in names] == [getattr(plain, n) for n in names]
+        assert loop.call_at(2.5, print)._scheduled and loop.call_at(2.5, print)._context is not None
+        assert isinstance(loop.call_soon(print)._context, contextvars.Context)
+        # get_debug() follows set_debug(), as BaseEventLoop's does.
+        assert loop.get_debug() is False
+        loop.set_debug(True)
+        assert loop.get_debug() is True
+        loop.set_debug(False)
+        assert loop.get_debug() is False
         loop.set_debug(True)
         assert type(loop.call_soon(print)) is events.Handle     # debug: asyncio's own
     finally:
@@ -202,6 +244,48 @@ def test_pin_drive_and_read_match_the_first_versions(clock):
         assert levels[True] == levels[False]
 
 
+def test_pin_irq_while_interrupts_are_off_and_raising_handlers(clock):
+    # sim_drive's inlined run_irq: the calls that wait in an irq_off window,
+    # the errors recorded and the hard handlers disabled, as run_irq does.
+    rng = random.Random(11)
+    out = {}
+    for fast in (True, False):
+        rng.seed(11)
+        sim_install.install()
+        trace: list = []
+        pins = []
+        for i in range(12):
+            p = machine.Pin(("irq", i), machine.Pin.IN, rng.choice((None, machine.Pin.PULL_UP)))
+
+            def handler(pin, i=i, trace=trace):
+                trace.append((i, pin.value()))
+                if rng.random() < 0.1:
+                    raise ValueError(i)
+            p.irq(handler, machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING, hard=rng.random() < 0.5)
+            pins.append(p)
+        index = {id(p): i for i, p in enumerate(pins)}
+        for _ in range(600):
+            runtime._irq_off_until = runtime.clock().now_us + 1 if rng.random() < 0.2 else 0
+            p = rng.choice(pins)
+            lv = rng.choice((None, 0, 1))
+            if fast:
+                p.sim_drive(lv)
+            else:
+                p._sim_drive_reference(lv)
+            trace.append([(index[key], index[id(arg)], hard, h is pins[index[key]]._handler)
+                          for key, (h, arg, hard) in runtime._irq_pending.items()])
+            if rng.random() < 0.1:
+                runtime._irq_pending.clear()
+        out[fast] = (trace, [repr(e) for e in runtime.irq_errors],
+                     [(p._handler is None, p._trigger, p.irq_count) for p in pins])
+        runtime.reset_irq_state()
+        runtime.irq_errors.clear()
+    assert out[True] == out[False]
+    trace, errors, pins_after = out[True]
+    assert errors and any(disabled for disabled, _, _ in pins_after)
+    assert any(t for t in trace if isinstance(t, list))
+
+
 # --- the clock and the ticks -------------------------------------------------------
 def test_clock_schedules_as_before():
     rng = random.Random(3)
@@ -234,6 +318,77 @@ def test_ticks_follow_the_current_clock():
         assert time.ticks_us() == c.ticks_us() == time.ticks_cpu()
         assert time.ticks_ms() == c.ticks_ms()
     sim_install.install()
+
+
+def test_ticks_diff_is_the_clocks():
+    import time
+    sim_install.install()
+    rng = random.Random(5)
+    P = clock_mod.TICKS_PERIOD_MS
+    vals = [0, 1, P // 2 - 1, P // 2, P // 2 + 1, P - 1] + [rng.randrange(P) for _ in range(300)]
+    for a in vals:
+        for b in vals[:40]:
+            assert time.ticks_diff(a, b) == clock_mod.VirtualClock.ticks_diff(a, b)
+
+
+def test_sleep_ms_runs_what_asyncio_sleep_runs(monkeypatch):
+    # Tasks that sleep (some cancelled while they sleep, some cancelled in the
+    # pass their timer fires) on the fast sleep_ms and on asyncio.sleep: the
+    # same trace, the same timers left and cancelled.
+    async def board(seed, trace):
+        rng = random.Random(seed)
+        loop = asyncio.get_running_loop()
+        clk = runtime.clock()
+
+        async def sleeper(i):
+            try:
+                for n in range(40):
+                    await asyncio.sleep_ms(rng.choice((0, 1, 1, 2, 3, 7)))
+                    trace.append(("s", i, n, clk.now_us, len(loop._scheduled),
+                                  loop._timer_cancelled_count))
+            except asyncio.CancelledError:
+                trace.append(("cancelled", i, clk.now_us, loop._timer_cancelled_count))
+
+        tasks = [asyncio.ensure_future(sleeper(i)) for i in range(6)]
+        for _ in range(30):
+            await asyncio.sleep_ms(rng.choice((0, 1, 2, 3)))
+            t = rng.choice(tasks)
+            if rng.random() < 0.3:
+                t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        trace.append(("end", clk.now_us, len(loop._scheduled), loop._timer_cancelled_count))
+
+    for seed in range(4):
+        out = []
+        for ref in (False, True):
+            trace: list = []
+            with monkeypatch.context() as m:
+                if ref:
+                    m.setattr(asyncio, "sleep_ms", _sleep_ms_reference, raising=False)
+                sim_install.install()
+                sim_install.run(board(seed, trace))
+            out.append(trace)
+        assert any(t[0] == "cancelled" for t in out[0])
+        assert out[0] == out[1]
+
+
+def test_glitch_draws_are_the_rngs():
+    # TowerModel's written-out draws against random.Random's own methods.
+    import math
+    for seed in range(20):
+        a, b = random.Random(seed), random.Random(seed)
+        for _ in range(500):
+            lo, hi = a.choice(((50, 500), (0, 0), (1, 1), (40, 1000), (7, 8)))
+            b.choice(((50, 500), (0, 0), (1, 1), (40, 1000), (7, 8)))
+            n = hi - lo + 1
+            bits = n.bit_length()
+            r = a.getrandbits(bits)
+            while r >= n:
+                r = a.getrandbits(bits)
+            assert lo + r == b.randint(lo, hi)
+            rate = a.choice((10.0, 0.5, 3))
+            b.choice((10.0, 0.5, 3))
+            assert -math.log(1.0 - a.random()) / rate == b.expovariate(rate)
 
 
 def test_sleep_ms_is_asyncio_sleep():
