@@ -202,10 +202,6 @@ def _merge_menus(table, hooks):
 
 
 class SuperSkillGame:
-    # (slots: a bot copies a game for every move it tries)
-    __slots__ = ("table", "hooks", "_filters", "_factors", "_prerolls", "_risky", "menus",
-                 "options", "players", "roll_no", "dice", "cur", "_ver", "_cache", "_only")
-
     def __init__(self, config, players=1, hooks=None):
         table = config if isinstance(config, Table) else Table(config)
         self.table = table
