@@ -49,9 +49,8 @@ class DebouncedInput:
     def update(self):
         # Returns True if the settled level changed (or settled and changed back).
         self._changed = False
-        rec = self.rec
-        rec.read(self._sink)
-        raw = rec.pin.value()       # rec.level(), without the extra call (polled often)
+        self.rec.read(self._sink)
+        raw = self.rec.pin.value()      # rec.level(), one call less (polled often)
         if raw != self._raw:
             # A change the IRQ missed (e.g. lost edge): time it from now.
             self._raw = raw
