@@ -53,16 +53,15 @@ class Matrix:
         self.serpentine = px.get("serpentine", False)
         self.flip = px.get("flip", False)
 
-    def index(self, x, y):
+    def set(self, x, y, c):
+        # The LED of cell (x, y), computed in place (a frame sets ~30 cells:
+        # no helper call per cell).
         if self.serpentine and y & 1:
             x = self.w - 1 - x
         i = y * self.w + x
         if self.flip:
             i = self.strip.n - 1 - i
-        return i
-
-    def set(self, x, y, c):
-        self.strip[self.index(x, y)] = c
+        self.strip[i] = c
 
     def clear(self):
         self.strip.fill(OFF)

@@ -27,7 +27,8 @@ class Panel:
         for name in self._order:
             b = self.buttons[name]
             b.update()
-            if b.take_presses():
+            if b.presses:       # take_presses() only when there is one (polled often)
+                b.take_presses()
                 return name
         return None
 

@@ -48,9 +48,13 @@ class DebouncedInput:
 
     def update(self):
         # Returns True if the settled level changed (or settled and changed back).
+        # Polled for every button on every look at the panel: the ring is
+        # read only when it holds edges, the pin without rec.level()'s call.
         self._changed = False
-        self.rec.read(self._sink)
-        raw = self.rec.level()
+        rec = self.rec
+        if rec.pending():
+            rec.read(self._sink)
+        raw = rec.pin.value()
         if raw != self._raw:
             # A change the IRQ missed (e.g. lost edge): time it from now.
             self._raw = raw

@@ -309,12 +309,10 @@ class SuperSkillDisplay:
         for p in range(n if n < 4 else 4):
             ps = players[p]
             y = 4 + p
-            if ui.seat == p:
-                m.set(0, y, WHITE)
-            else:
-                m.set(0, y, self.dim_seat[p] if ps.done else self.seat[p])
+            c = self.dim_seat[p] if ps.done else self.seat[p]
+            m.set(0, y, WHITE if ui.seat == p else c)
             for r in range(ps.round if ps.round < 3 else 3):
-                m.set(1 + r, y, self.dim_seat[p] if ps.done else self.seat[p])
+                m.set(1 + r, y, c)
             if ui.tilted & (1 << p):
                 m.set(4, y, RED)
             elif ps.namt:
@@ -346,9 +344,12 @@ class SuperSkillDisplay:
     def _die(self, x0, face, colour):
         bits = PIPS[face] if 0 < face < 7 else 0
         m = self.m
-        for k in range(9):
-            if bits & (1 << k):
+        k = 0
+        while bits:         # the pips in order, up to the last one
+            if bits & 1:
                 m.set(x0 + k % 3, k // 3, colour)
+            bits >>= 1
+            k += 1
 
 
 def create(app):

@@ -2,7 +2,8 @@
 
 The firmware's Store uses `open`, `os.rename` and `os.remove`; the simulator
 points `games.store`'s `open` and `os` at this model (the firmware code is
-unchanged). Every operation is a power-cut point: the model can report, for a
+unchanged), and its `json` at `_Json` (json.dump in one write when no one can
+see the pieces). Every operation is a power-cut point: the model can report, for a
 cut at any point, the filesystem a rebooted board would find:
 
 - a file being written is only committed when it is closed (littlefs is
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 from typing import Any, Callable, Iterator
 
 
@@ -46,6 +48,34 @@ class FlashFile(io.StringIO):
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+class _Json:
+    """What the firmware's store reaches as `json` while a model is attached.
+
+    On the Pico, json.dump is MicroPython's C encoder streaming the text to the
+    file in small pieces. On CPython, json.dump to a file runs the pure-Python
+    encoder and makes one write per token (about 30 per Super-Skill save): the
+    encoding and the model's per-write bookkeeping were a large share of a
+    companion run. When nobody can see the file between two pieces -- no
+    power-cut observer (on_op) and no virtual time spent per write (stall_us
+    "write") -- the text goes in one write, encoded by the C encoder: the same
+    text (json.dumps and json.dump give the same), the same commit. Otherwise
+    the pieces are written one by one, as before, so a cut can tear a save
+    between any two of them."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(json, name)
+
+    @staticmethod
+    def dump(obj: Any, fp: Any, **kw: Any) -> None:
+        if type(fp) is FlashFile and fp.fs.on_op is None and not fp.fs.stall_us.get("write"):
+            fp.write(json.dumps(obj, **kw))
+        else:
+            json.dump(obj, fp, **kw)
+
+
+_JSON = _Json()
 
 
 class _Os:
@@ -133,7 +163,8 @@ def in_memory(enabled: bool = True) -> Iterator[FlashModel | None]:
     """Saves go to a fresh FlashModel (RAM) inside the block, then back to real
     files. For `hauntbox sim` runs without --state-dir: nobody reads those saves
     after the run, and renaming real files was a large share of its time. The
-    firmware's Store runs unchanged; only what its `open` and `os` reach differs."""
+    firmware's Store runs unchanged; only what its `open`, `os` and `json` reach
+    differs."""
     if not enabled:
         yield None
         return
@@ -152,6 +183,7 @@ def attach(fs: FlashModel) -> None:
     import games.store as store_mod
     store_mod.open = fs.open  # type: ignore[attr-defined]
     store_mod.os = fs.os  # type: ignore[attr-defined]
+    store_mod.json = _JSON  # type: ignore[attr-defined]
 
 
 def detach() -> None:
@@ -161,3 +193,4 @@ def detach() -> None:
     import games.store as store_mod
     store_mod.open = builtins.open  # type: ignore[attr-defined]
     store_mod.os = os  # type: ignore[attr-defined]
+    store_mod.json = json  # type: ignore[attr-defined]
