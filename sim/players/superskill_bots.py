@@ -109,7 +109,7 @@ class Evaluator:
         self._menu_memo: dict = {}
         self._default_offer = type(game.hooks).bonus_options is TableHooks.bonus_options
         # What the sets' rewards and the once-only options add to value(),
-        # by the player key of _key() (see _layout): each term as the plain
+        # by the player key of value() (see _layout): each term as the plain
         # formula works it out, kept in order so that value() adds the same
         # floats in the same order
         self._fill_rows: tuple = ()
@@ -163,10 +163,10 @@ class Evaluator:
                 if all(fast[o.key][0] < 3 for o in opts):
                     self._plain_menus[mid] = tuple(o.feature for o in opts
                                                    if fast[o.key][0] == 2)
-        # A set's reward value is a function of _key() when it gives only
+        # A set's reward value is a function of the player key when it gives only
         # stars, Skill Shots and menus of _plain_menus; the once-only terms
         # are when none is custom (code 3) and the hooks offer the options
-        # unchanged. _key() reads every row a fill_next option fills.
+        # unchanged. The key reads every row a fill_next option fills.
         rows = []
         for mid in g.menus:
             for o in g.menus[mid].options:
@@ -180,7 +180,7 @@ class Evaluator:
                                 for r in s.reward)
                             for s, _, _ in self.reward_sets]
         self._plain_once = self._default_offer and all(c < 3 for _, c, _, _, _ in once)
-        # every set plain: _key() reads the sets' rows too, and the sets' terms
+        # every set plain: the key reads the sets' rows too, and the sets' terms
         # (W_PROG * share * reward of each set begun) are remembered with it
         self._all_plain = all(self._plain_sets)
         if self._all_plain:
@@ -200,14 +200,6 @@ class Evaluator:
         if rows:
             return lambda filled: (filled[rows[0]],)
         return lambda filled: ()
-
-    def _key(self, ps) -> tuple:
-        # Everything of a player that menu_value(), set_reward_value() of a
-        # plain set and the once-only terms read, and the sets' rows if every
-        # set is plain (fewer than two balls: a slot of the two is empty)
-        b = ps.balls
-        return (*ps.taken, None, *ps.flags, None, *ps.skills, ps.mb,
-                b[0] is None or b[1] is None, *map(sum, self._rows_of(ps.filled)))
 
     def _plain_terms(self, g: SuperSkillGame, p: int, key: tuple) -> tuple:
         # (the sets' terms in order if every set is plain, else None; the
@@ -360,16 +352,21 @@ class Evaluator:
         if g.menus is not self._menus:
             self._layout(g)
         filled = ps.filled
-        # the round in progress, as current_round()
+        # the round in progress, as current_round() (its loop over the two
+        # ball slots written out: the same sums in the same order)
         cur = 0.0
-        n = 0
-        pv = self.pos_value
-        for pos in ps.balls:
-            if pos is not None:
-                cur += W_BALL if n == 0 else W_BALL2
-                cur += pv[pos]
-                n += 1
-        if n:
+        b0, b1 = ps.balls
+        if b0 is not None or b1 is not None:
+            pv = self.pos_value
+            if b0 is not None:
+                cur += W_BALL
+                cur += pv[b0]
+                if b1 is not None:
+                    cur += W_BALL2
+                    cur += pv[b1]
+            else:
+                cur += W_BALL
+                cur += pv[b1]
             open_flip = 0
             for fid, nbox in self.flips:
                 open_flip += nbox - sum(filled[fid])
@@ -382,7 +379,12 @@ class Evaluator:
             v += W_MB
         for k in ps.flags:
             v += FLAG_VALUE.get(g.options[k].kind, 2.0)
-        key = self._key(ps)
+        # The player key: everything of a player that menu_value(),
+        # set_reward_value() of a plain set and the once-only terms read, and
+        # the sets' rows if every set is plain (None ends the taken options,
+        # then the flags; fewer than two balls: a slot of the two is empty)
+        key = (*ps.taken, None, *ps.flags, None, *ps.skills, ps.mb, b0 is None or b1 is None,
+               *map(sum, self._rows_of(filled)))
         terms = self._terms.get(key)
         sets, srv, once = terms if terms is not None else self._plain_terms(g, p, key)
         menus: dict | None = None
