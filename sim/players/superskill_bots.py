@@ -848,8 +848,9 @@ def _choose(game: SuperSkillGame, lookahead: bool) -> tuple:
         # the best value; of equal ones the first candidate (as the sort below)
         best = None
         value = ev.value
+        c = None
         for a in _greedy_tries(_candidates(game, acts)):
-            c = game.clone(p)
+            c = game.clone(p, c)        # (the last copy is made again)
             c.apply_legal(a, False)     # (only p's position is valued)
             # (_settled_value, without its call when nothing is queued)
             v = _settled_value(ev, c, p, 2) if c.players[p].queue else value(c, p)

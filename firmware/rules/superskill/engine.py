@@ -937,21 +937,26 @@ class SuperSkillGame:
 
     # ---- copies and persistence ---------------------------------------------
 
-    def clone(self, mover=None):
+    def clone(self, mover=None, into=None):
         # mover: a copy to apply only that player's moves to and value them
         # (a bot trying moves): on a table whose moves touch no other player
         # (TableHooks.moves_touch_others), the others' state stays the
         # game's own, not copied; such a copy is for use before the game
-        # changes again.
-        g = object.__new__(type(self))
-        g.table = self.table
-        g.hooks = self.hooks
-        g._filters = self._filters
-        g._factors = self._factors
-        g._prerolls = self._prerolls
-        g._risky = self._risky
-        g.menus = self.menus
-        g.options = self.options
+        # changes again. into: such a copy of this game made before, no
+        # longer needed, to make again instead of a new one (a bot trying
+        # one move after the other).
+        if into is not None:
+            g = into
+        else:
+            g = object.__new__(type(self))
+            g.table = self.table
+            g.hooks = self.hooks
+            g._filters = self._filters
+            g._factors = self._factors
+            g._prerolls = self._prerolls
+            g._risky = self._risky
+            g.menus = self.menus
+            g.options = self.options
         cx = self.hooks.copy_extra
         if mover is None or self.hooks.moves_touch_others:
             players = []
