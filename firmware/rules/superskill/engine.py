@@ -63,7 +63,7 @@ class Player:
         self.x = {}
         self.ready = False
         # The rows of filled this player may write in place: None all of
-        # them, () none yet, else a set of feature ids. A clone shares its
+        # them, else a tuple of feature ids. A clone shares its
         # source's rows (row() copies one before its first write on either
         # side): copying every row was most of the cost of a clone, and bots
         # clone a game for every move they try.
@@ -76,9 +76,7 @@ class Player:
         if own is None or fid in own:
             return r
         r = self.filled[fid] = r[:]
-        if type(own) is tuple:      # () until a clone writes its first row
-            own = self.own = set()
-        own.add(fid)
+        self.own = own + (fid,)     # (a clone writes one or two rows)
         return r
 
     def nballs(self):
