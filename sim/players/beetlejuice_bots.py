@@ -64,6 +64,8 @@ class _Memo:
         self.cards: dict[str, tuple] = {}
         # (a set of face-up cards, forbidden mask) -> best_plan's target (_target)
         self.targets: dict[tuple, tuple] = {}
+        self.parts: dict[tuple, list] = {}      # cards -> their parts (_parts)
+        self.alts: dict[str, tuple] = {}        # card -> alternatives for _needs
 
 
 _MEMOS: "weakref.WeakKeyDictionary[Config, _Memo]" = weakref.WeakKeyDictionary()
@@ -160,6 +162,11 @@ def feasible_sets(game: BeetlejuiceGame, faces: list | tuple | None = None) -> l
 
 
 _SUBSETS: dict[int, tuple[int, ...]] = {}   # mask -> the indexes of its set bits
+_NO_NEEDS = [((), False)]     # the requirements of no cards
+
+
+def _neg_value(part: tuple) -> float:
+    return -part[0]
 
 
 _CONFIGS: dict[int, tuple[dict, Config]] = {}
@@ -500,35 +507,76 @@ class HeuristicBot:
         value = 0
         for v in values:            # summed in slot order, as _set_value does
             value += v
-        subs = []
-        for sub in range(1, 1 << len(cards)):
-            v = 0
-            for k in range(len(cards)):
-                if sub >> k & 1:
-                    v += values[k]
-            subs.append((v, [_card(game.cfg, memo, cards[k]) for k in range(len(cards))
-                             if sub >> k & 1]))
-        # highest value first: the first the kept dice can scare is the best
-        # (sorted is stable: equal values keep the counting order)
-        subs.sort(key=lambda x: -x[0])
-        return (value, self._needs(game.cfg, list(cards), forb), subs)
+        return (value, self._needs(game.cfg, list(cards), forb), self._parts(game, memo, cards))
+
+    def _parts(self, game: BeetlejuiceGame, memo: _Memo, cards: tuple) -> list:
+        """The non-empty parts of `cards` as (value, decoded records), highest
+        value first, equal values in the counting order of the parts' masks
+        (bit k: cards[k]); remembered per cards (forbidden symbols play no part).
+        Built from the parts of cards[:-1] (`prev`, in that order): the parts
+        without the last card are `prev`, those with it are the last card
+        alone, then each of `prev` plus the last card; their values are prev's
+        plus the last card's (added last, as a sum in card order adds it), and
+        card values are small whole numbers, so the sums are exact: a stable
+        sort of prev + [last] + [p + last for p in prev] on -value is the
+        stable sort of every part in counting order."""
+        subs = memo.parts.get(cards)
+        if subs is None:
+            if len(memo.parts) >= _Memo.LIMIT:
+                memo.parts.clear()
+            last = cards[-1]
+            lv = self.card_value(game, last)
+            lrec = _card(game.cfg, memo, last)
+            if len(cards) == 1:
+                subs = [(0 + lv, [lrec])]
+            else:
+                prev = self._parts(game, memo, cards[:-1])
+                subs = prev + [(0 + lv, [lrec])] + [(v + lv, recs + [lrec]) for v, recs in prev]
+                subs.sort(key=_neg_value)
+            memo.parts[cards] = subs
+        return subs
 
     @staticmethod
     def _needs(cfg, cards: list[str], forb: int):
         """Every combined requirement (alternative per card) usable with the symbols
         allowed (`forb`: the forbidden symbols' mask), each as ((symbol index,
         count), ...) in the order the cards name them, and whether a
-        Beetlejuice symbol is needed; remembered (the caller must not change it)."""
-        memo = _memo(cfg).needs
+        Beetlejuice symbol is needed; remembered (the caller must not change it).
+        The same list as _work_out_needs, built from the requirements of
+        cards[:-1] (remembered too) and the last card's decoded alternatives
+        (symbol order, as its "need" dicts), its forbidden symbols by mask."""
+        memo = _memo(cfg)
+        needs = memo.needs
         key = (tuple(cards), forb)
-        combos = memo.get(key)
+        combos = needs.get(key)
         if combos is None:
-            if len(memo) >= _Memo.LIMIT:
-                memo.clear()
-            syms = cfg.symbols
-            combos = memo[key] = [(tuple((syms.index(s), k) for s, k in d.items()), b)
-                                  for d, b in HeuristicBot._work_out_needs(
-                                      cfg, cards, set(cfg.mask_symbols(forb)))]
+            if len(needs) >= _Memo.LIMIT:
+                needs.clear()
+            if len(cards) == 1:
+                prev = _NO_NEEDS
+            else:
+                prev = HeuristicBot._needs(cfg, cards[:-1], forb)
+            alts = memo.alts.get(cards[-1])
+            if alts is None:
+                book, recs = _card(cfg, memo, cards[-1])
+                bj = cfg.symbols.index(BJ)
+                alts = memo.alts[cards[-1]] = (book, tuple(
+                    (used, tuple((s, k) for s, k in need if s != bj), bool(used >> bj & 1))
+                    for used, need in recs))
+            book, alts = alts
+            combos = []
+            for used, add, has_bj in alts:
+                if not book and used & forb:
+                    continue
+                for base, nb in prev:
+                    if add:
+                        d = dict(base)
+                        for s, k in add:
+                            d[s] = d.get(s, 0) + k
+                        combos.append((tuple(d.items()), nb or has_bj))
+                    else:
+                        combos.append((base, nb or has_bj))
+            needs[key] = combos
         return combos
 
     @staticmethod
