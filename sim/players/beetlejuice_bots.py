@@ -492,8 +492,11 @@ class HeuristicBot:
             return last[3]
         occ = [i for i, c in enumerate(slots) if c is not None]
         out = []
+        sets = [()]     # the cards of each mask: those of the mask without its top bit, + 1
         for mask in range(1, 1 << len(occ)):
-            cards = tuple(slots[occ[k]] for k in range(len(occ)) if mask >> k & 1)
+            top = mask.bit_length() - 1
+            cards = sets[mask ^ (1 << top)] + (slots[occ[top]],)
+            sets.append(cards)
             key = (cards, forb)
             t = memo.targets.get(key)
             if t is None:
