@@ -417,7 +417,7 @@ class HeuristicBot:
         chance of completing it, plus, when it fails without a trigger, the
         best set the kept dice can scare, plus the trigger's value times its
         chance. Worked out on dice counts per symbol (the same figures as
-        listing the kept dice), the keep list made only for a new best."""
+        listing the kept dice), the keep list made for the best only."""
         rolls_left = game.rolls_left()      # asked once: the engine counts the active cards
         if not rolls_left or reroll_for_keep(game, ()) is None:
             return None
@@ -473,13 +473,17 @@ class HeuristicBot:
                     left[s] = 0
                 v = value * p_s + fb * max(0.0, 1.0 - p_s - p_t) + trig_v * p_t
                 if best is None or v > best[0]:
-                    keep: list[int] = []
-                    for s, k in need:
-                        keep.extend(by_sym[s][:k])
-                    if need_bj:
-                        keep.extend(bj_dice)
-                    best = (v, tuple(keep), need_bj)
-        return best
+                    best = (v, need, need_bj)
+        if best is None:
+            return None
+        # the keep list of the best requirement only
+        v, need, need_bj = best
+        keep: list[int] = []
+        for s, k in need:
+            keep.extend(by_sym[s][:k])
+        if need_bj:
+            keep.extend(bj_dice)
+        return (v, tuple(keep), need_bj)
 
     def _targets(self, game: BeetlejuiceGame, memo: _Memo, slots: tuple, forb: int) -> list:
         """best_plan's target sets: for each non-empty set of the face-up cards
