@@ -278,6 +278,7 @@ class HeuristicBot:
     def __init__(self, rng: Rng | None = None):
         self.rng = rng
         self._last_targets: tuple | None = None    # see _targets
+        self._seen: tuple | None = None            # see best_plan
 
     # ---- values -------------------------------------------------------------
 
@@ -394,7 +395,12 @@ class HeuristicBot:
         dice = game.dice
         bj_now = dice.count(BJ)
         plan = self.best_plan(game)
-        if plan is None or plan[0] <= self._now_value(game) + 0.05:
+        if plan is None:
+            return ("stop",)
+        # _now_value(game) from what best_plan just worked out for this
+        # position: the dice counts per symbol and the face-up cards' targets
+        cnt, targets, forb = self._seen
+        if plan[0] <= self._best_part(targets[-1][2], forb, cnt) + 0.05:
             return ("stop",)
         keep = plan[1]
         # The Handbook's reroll is in legal_actions() exactly when it is in
@@ -441,7 +447,9 @@ class HeuristicBot:
         slots = tuple(game.slots)
         left = [0] * len(syms)
         best = None
-        for value, needs, subs in self._targets(game, memo, slots, forb):
+        targets = self._targets(game, memo, slots, forb)
+        self._seen = (cnt, targets, forb)      # for _decide's _now_value
+        for value, needs, subs in targets:
             for need, need_bj in needs:
                 missing = []
                 short = 0
