@@ -65,6 +65,7 @@ class _Memo:
         # (a set of face-up cards, forbidden mask) -> best_plan's target (_target)
         self.targets: dict[tuple, tuple] = {}
         self.parts: dict[tuple, list] = {}      # cards -> their parts (_parts)
+        self.resident: dict[str, bool] = {}     # card -> cfg.is_resident(card)
         self.alts: dict[str, tuple] = {}        # card -> alternatives for _needs
 
 
@@ -327,8 +328,11 @@ class HeuristicBot:
     def _set_value(self, game: BeetlejuiceGame, sel: tuple) -> float:
         values = _memo(game.cfg).value
         slots = game.slots
-        return sum(values[slots[i]] if slots[i] in values else self.card_value(game, slots[i])
-                   for i in sel)
+        v = 0                   # sum() in slot order, without a generator
+        for i in sel:
+            c = slots[i]
+            v += values[c] if c in values else self.card_value(game, c)
+        return v
 
     # ---- decisions ----------------------------------------------------------
 
@@ -371,16 +375,26 @@ class HeuristicBot:
         best_v: float | None = None
         # legal_actions() in phase "collect" is ("collect", s) for every set of
         # game.feasible_sets(), which feasible_sets() lists the same, faster
+        cfg = game.cfg
+        resident = _memo(cfg).resident
+        slots = game.slots
+        need = game.target() - len(game.won[me])    # Residents that end the game
         for sel in feasible_sets(game):
-            act = ("collect", sel)
             v = self._set_value(game, sel)
-            res = [c for c in (game.slots[i] for i in sel) if game.cfg.is_resident(c)]
-            if len(game.won[me]) + len(res) >= game.target():
-                pts = game.points(me) + sum(game.cfg.points(c) for c in res)
+            res = []
+            for i in sel:
+                c = slots[i]
+                r = resident.get(c)
+                if r is None:
+                    r = resident[c] = cfg.is_resident(c)
+                if r:
+                    res.append(c)
+            if len(res) >= need:
+                pts = game.points(me) + sum(cfg.points(c) for c in res)
                 if pts <= others:
                     v -= 100.0  # ending the game now would lose it
             if best_v is None or v > best_v:
-                best, best_v = act, v
+                best, best_v = ("collect", sel), v
         return best
 
     def _pass(self, game: BeetlejuiceGame) -> tuple:
