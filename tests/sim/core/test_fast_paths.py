@@ -265,6 +265,30 @@ def test_heuristic_collect_matches_the_legal_actions_choice():
     assert checked > 300
 
 
+def test_heuristic_decide_matches_the_now_value_reference():
+    # _decide values the dice showing from what best_plan worked out for the
+    # position; the move is the one _now_value (counting the dice again) gives.
+    class _Ref(bjb.HeuristicBot):
+        def _decide(self, game):
+            dice = game.dice
+            bj_now = dice.count(BJ)
+            plan = self.best_plan(game)
+            if plan is None or plan[0] <= self._now_value(game) + 0.05:
+                return ("stop",)
+            if (bj_now == game.threshold() - 1 and not plan[2]
+                    and ("handbook", "reroll_bj") in game.legal_actions()):
+                return ("handbook", "reroll_bj")
+            roll = reroll_for_keep(game, plan[1])
+            return ("stop",) if roll is None else ("reroll", roll)
+
+    bot, ref = bjb.HeuristicBot(), _Ref()
+    checked = 0
+    for game in _positions(range(80), "heuristic"):
+        assert bot._decide(game) == ref._decide(game)
+        checked += 1
+    assert checked > 500
+
+
 def _port_level_per_pin(m: Mcp23017Model, port: int) -> int:
     v = 0
     for bit in range(8):
