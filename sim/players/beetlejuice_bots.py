@@ -463,16 +463,19 @@ class HeuristicBot:
         best = None
         targets = self._targets(game, memo, slots, forb)
         self._seen = (cnt, targets, forb)      # for _decide's _now_value
+        bj_keep = bj_count - spare_bj       # bj_eff without and with a Beetlejuice symbol needed
         for value, needs, subs in targets:
-            for need, need_bj in needs:
+            for need, need_bj, total in needs:
+                # short > free below, worked out first: free + kept = n_dice - bj_eff
+                # and short + kept = total
+                if total > n_dice - (bj_count if need_bj else bj_keep):
+                    continue
                 missing = []
-                short = 0
                 kept = 0
                 for s, k in need:
                     have = cnt[s]
                     if k > have:
                         missing.append(k - have)
-                        short += k - have
                         left[s] = have
                         kept += have
                     else:
@@ -480,8 +483,8 @@ class HeuristicBot:
                         kept += k
                 bj_eff = bj_count - (0 if need_bj else spare_bj)
                 free = n_dice - kept - bj_eff
-                if short > free or (not missing and (not need_bj or bj_count >= 1)):
-                    # out of reach, or already satisfied (covered by stopping now)
+                if not missing and (not need_bj or bj_count >= 1):
+                    # already satisfied (covered by stopping now)
                     for s, _k in need:
                         left[s] = 0
                     continue
@@ -538,7 +541,11 @@ class HeuristicBot:
         value = 0
         for v in values:            # summed in slot order, as _set_value does
             value += v
-        return (value, self._needs(game.cfg, list(cards), forb), self._parts(game, memo, cards))
+        # each requirement with its number of dice: more than the dice that may
+        # be rerolled or kept (n_dice - bj_eff in best_plan) is out of reach
+        needs = [(need, need_bj, sum([k for _s, k in need]))
+                 for need, need_bj in self._needs(game.cfg, list(cards), forb)]
+        return (value, needs, self._parts(game, memo, cards))
 
     def _parts(self, game: BeetlejuiceGame, memo: _Memo, cards: tuple) -> list:
         """The non-empty parts of `cards` as (value, decoded records), highest
