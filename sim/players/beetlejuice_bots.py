@@ -64,6 +64,9 @@ class _Memo:
         self.cards: dict[str, tuple] = {}
         # (a set of face-up cards, forbidden mask) -> best_plan's target (_target)
         self.targets: dict[tuple, tuple] = {}
+        self.parts: dict[tuple, list] = {}      # cards -> their parts (_parts)
+        self.resident: dict[str, bool] = {}     # card -> cfg.is_resident(card)
+        self.alts: dict[str, tuple] = {}        # card -> alternatives for _needs
 
 
 _MEMOS: "weakref.WeakKeyDictionary[Config, _Memo]" = weakref.WeakKeyDictionary()
@@ -160,6 +163,11 @@ def feasible_sets(game: BeetlejuiceGame, faces: list | tuple | None = None) -> l
 
 
 _SUBSETS: dict[int, tuple[int, ...]] = {}   # mask -> the indexes of its set bits
+_NO_NEEDS = [((), False)]     # the requirements of no cards
+
+
+def _neg_value(part: tuple) -> float:
+    return -part[0]
 
 
 _CONFIGS: dict[int, tuple[dict, Config]] = {}
@@ -271,6 +279,7 @@ class HeuristicBot:
     def __init__(self, rng: Rng | None = None):
         self.rng = rng
         self._last_targets: tuple | None = None    # see _targets
+        self._seen: tuple | None = None            # see best_plan
 
     # ---- values -------------------------------------------------------------
 
@@ -319,8 +328,11 @@ class HeuristicBot:
     def _set_value(self, game: BeetlejuiceGame, sel: tuple) -> float:
         values = _memo(game.cfg).value
         slots = game.slots
-        return sum(values[slots[i]] if slots[i] in values else self.card_value(game, slots[i])
-                   for i in sel)
+        v = 0                   # sum() in slot order, without a generator
+        for i in sel:
+            c = slots[i]
+            v += values[c] if c in values else self.card_value(game, c)
+        return v
 
     # ---- decisions ----------------------------------------------------------
 
@@ -361,16 +373,28 @@ class HeuristicBot:
         others = max([game.points(p) for p in range(game.n) if p != me] or [-1])
         best: tuple = ("collect", ())
         best_v: float | None = None
-        for act in game.legal_actions():
-            sel = act[1]
+        # legal_actions() in phase "collect" is ("collect", s) for every set of
+        # game.feasible_sets(), which feasible_sets() lists the same, faster
+        cfg = game.cfg
+        resident = _memo(cfg).resident
+        slots = game.slots
+        need = game.target() - len(game.won[me])    # Residents that end the game
+        for sel in feasible_sets(game):
             v = self._set_value(game, sel)
-            res = [c for c in (game.slots[i] for i in sel) if game.cfg.is_resident(c)]
-            if len(game.won[me]) + len(res) >= game.target():
-                pts = game.points(me) + sum(game.cfg.points(c) for c in res)
+            res = []
+            for i in sel:
+                c = slots[i]
+                r = resident.get(c)
+                if r is None:
+                    r = resident[c] = cfg.is_resident(c)
+                if r:
+                    res.append(c)
+            if len(res) >= need:
+                pts = game.points(me) + sum(cfg.points(c) for c in res)
                 if pts <= others:
                     v -= 100.0  # ending the game now would lose it
             if best_v is None or v > best_v:
-                best, best_v = act, v
+                best, best_v = ("collect", sel), v
         return best
 
     def _pass(self, game: BeetlejuiceGame) -> tuple:
@@ -385,7 +409,12 @@ class HeuristicBot:
         dice = game.dice
         bj_now = dice.count(BJ)
         plan = self.best_plan(game)
-        if plan is None or plan[0] <= self._now_value(game) + 0.05:
+        if plan is None:
+            return ("stop",)
+        # _now_value(game) from what best_plan just worked out for this
+        # position: the dice counts per symbol and the face-up cards' targets
+        cnt, targets, forb = self._seen
+        if plan[0] <= self._best_part(targets[-1][2], forb, cnt) + 0.05:
             return ("stop",)
         keep = plan[1]
         # The Handbook's reroll is in legal_actions() exactly when it is in
@@ -408,7 +437,7 @@ class HeuristicBot:
         chance of completing it, plus, when it fails without a trigger, the
         best set the kept dice can scare, plus the trigger's value times its
         chance. Worked out on dice counts per symbol (the same figures as
-        listing the kept dice), the keep list made only for a new best."""
+        listing the kept dice), the keep list made for the best only."""
         rolls_left = game.rolls_left()      # asked once: the engine counts the active cards
         if not rolls_left or reroll_for_keep(game, ()) is None:
             return None
@@ -432,16 +461,21 @@ class HeuristicBot:
         slots = tuple(game.slots)
         left = [0] * len(syms)
         best = None
-        for value, needs, subs in self._targets(game, memo, slots, forb):
-            for need, need_bj in needs:
+        targets = self._targets(game, memo, slots, forb)
+        self._seen = (cnt, targets, forb)      # for _decide's _now_value
+        bj_keep = bj_count - spare_bj       # bj_eff without and with a Beetlejuice symbol needed
+        for value, needs, subs in targets:
+            for need, need_bj, total in needs:
+                # short > free below, worked out first: free + kept = n_dice - bj_eff
+                # and short + kept = total
+                if total > n_dice - (bj_count if need_bj else bj_keep):
+                    continue
                 missing = []
-                short = 0
                 kept = 0
                 for s, k in need:
                     have = cnt[s]
                     if k > have:
                         missing.append(k - have)
-                        short += k - have
                         left[s] = have
                         kept += have
                     else:
@@ -449,8 +483,8 @@ class HeuristicBot:
                         kept += k
                 bj_eff = bj_count - (0 if need_bj else spare_bj)
                 free = n_dice - kept - bj_eff
-                if short > free or (not missing and (not need_bj or bj_count >= 1)):
-                    # out of reach, or already satisfied (covered by stopping now)
+                if not missing and (not need_bj or bj_count >= 1):
+                    # already satisfied (covered by stopping now)
                     for s, _k in need:
                         left[s] = 0
                     continue
@@ -464,13 +498,17 @@ class HeuristicBot:
                     left[s] = 0
                 v = value * p_s + fb * max(0.0, 1.0 - p_s - p_t) + trig_v * p_t
                 if best is None or v > best[0]:
-                    keep: list[int] = []
-                    for s, k in need:
-                        keep.extend(by_sym[s][:k])
-                    if need_bj:
-                        keep.extend(bj_dice)
-                    best = (v, tuple(keep), need_bj)
-        return best
+                    best = (v, need, need_bj)
+        if best is None:
+            return None
+        # the keep list of the best requirement only
+        v, need, need_bj = best
+        keep: list[int] = []
+        for s, k in need:
+            keep.extend(by_sym[s][:k])
+        if need_bj:
+            keep.extend(bj_dice)
+        return (v, tuple(keep), need_bj)
 
     def _targets(self, game: BeetlejuiceGame, memo: _Memo, slots: tuple, forb: int) -> list:
         """best_plan's target sets: for each non-empty set of the face-up cards
@@ -483,8 +521,11 @@ class HeuristicBot:
             return last[3]
         occ = [i for i, c in enumerate(slots) if c is not None]
         out = []
+        sets = [()]     # the cards of each mask: those of the mask without its top bit, + 1
         for mask in range(1, 1 << len(occ)):
-            cards = tuple(slots[occ[k]] for k in range(len(occ)) if mask >> k & 1)
+            top = mask.bit_length() - 1
+            cards = sets[mask ^ (1 << top)] + (slots[occ[top]],)
+            sets.append(cards)
             key = (cards, forb)
             t = memo.targets.get(key)
             if t is None:
@@ -500,35 +541,80 @@ class HeuristicBot:
         value = 0
         for v in values:            # summed in slot order, as _set_value does
             value += v
-        subs = []
-        for sub in range(1, 1 << len(cards)):
-            v = 0
-            for k in range(len(cards)):
-                if sub >> k & 1:
-                    v += values[k]
-            subs.append((v, [_card(game.cfg, memo, cards[k]) for k in range(len(cards))
-                             if sub >> k & 1]))
-        # highest value first: the first the kept dice can scare is the best
-        # (sorted is stable: equal values keep the counting order)
-        subs.sort(key=lambda x: -x[0])
-        return (value, self._needs(game.cfg, list(cards), forb), subs)
+        # each requirement with its number of dice: more than the dice that may
+        # be rerolled or kept (n_dice - bj_eff in best_plan) is out of reach
+        needs = [(need, need_bj, sum([k for _s, k in need]))
+                 for need, need_bj in self._needs(game.cfg, list(cards), forb)]
+        return (value, needs, self._parts(game, memo, cards))
+
+    def _parts(self, game: BeetlejuiceGame, memo: _Memo, cards: tuple) -> list:
+        """The non-empty parts of `cards` as (value, decoded records), highest
+        value first, equal values in the counting order of the parts' masks
+        (bit k: cards[k]); remembered per cards (forbidden symbols play no part).
+        Built from the parts of cards[:-1] (`prev`, in that order): the parts
+        without the last card are `prev`, those with it are the last card
+        alone, then each of `prev` plus the last card; their values are prev's
+        plus the last card's (added last, as a sum in card order adds it), and
+        card values are small whole numbers, so the sums are exact: a stable
+        sort of prev + [last] + [p + last for p in prev] on -value is the
+        stable sort of every part in counting order."""
+        subs = memo.parts.get(cards)
+        if subs is None:
+            if len(memo.parts) >= _Memo.LIMIT:
+                memo.parts.clear()
+            last = cards[-1]
+            lv = self.card_value(game, last)
+            lrec = _card(game.cfg, memo, last)
+            if len(cards) == 1:
+                subs = [(0 + lv, [lrec])]
+            else:
+                prev = self._parts(game, memo, cards[:-1])
+                subs = prev + [(0 + lv, [lrec])] + [(v + lv, recs + [lrec]) for v, recs in prev]
+                subs.sort(key=_neg_value)
+            memo.parts[cards] = subs
+        return subs
 
     @staticmethod
     def _needs(cfg, cards: list[str], forb: int):
         """Every combined requirement (alternative per card) usable with the symbols
         allowed (`forb`: the forbidden symbols' mask), each as ((symbol index,
         count), ...) in the order the cards name them, and whether a
-        Beetlejuice symbol is needed; remembered (the caller must not change it)."""
-        memo = _memo(cfg).needs
+        Beetlejuice symbol is needed; remembered (the caller must not change it).
+        The same list as _work_out_needs, built from the requirements of
+        cards[:-1] (remembered too) and the last card's decoded alternatives
+        (symbol order, as its "need" dicts), its forbidden symbols by mask."""
+        memo = _memo(cfg)
+        needs = memo.needs
         key = (tuple(cards), forb)
-        combos = memo.get(key)
+        combos = needs.get(key)
         if combos is None:
-            if len(memo) >= _Memo.LIMIT:
-                memo.clear()
-            syms = cfg.symbols
-            combos = memo[key] = [(tuple((syms.index(s), k) for s, k in d.items()), b)
-                                  for d, b in HeuristicBot._work_out_needs(
-                                      cfg, cards, set(cfg.mask_symbols(forb)))]
+            if len(needs) >= _Memo.LIMIT:
+                needs.clear()
+            if len(cards) == 1:
+                prev = _NO_NEEDS
+            else:
+                prev = HeuristicBot._needs(cfg, cards[:-1], forb)
+            alts = memo.alts.get(cards[-1])
+            if alts is None:
+                book, recs = _card(cfg, memo, cards[-1])
+                bj = cfg.symbols.index(BJ)
+                alts = memo.alts[cards[-1]] = (book, tuple(
+                    (used, tuple((s, k) for s, k in need if s != bj), bool(used >> bj & 1))
+                    for used, need in recs))
+            book, alts = alts
+            combos = []
+            for used, add, has_bj in alts:
+                if not book and used & forb:
+                    continue
+                for base, nb in prev:
+                    if add:
+                        d = dict(base)
+                        for s, k in add:
+                            d[s] = d.get(s, 0) + k
+                        combos.append((tuple(d.items()), nb or has_bj))
+                    else:
+                        combos.append((base, nb or has_bj))
+            needs[key] = combos
         return combos
 
     @staticmethod

@@ -187,6 +187,108 @@ def test_heuristic_plan_matches_the_reference():
     assert checked > 500
 
 
+def _reference_parts(bot, game, cards):
+    # HeuristicBot._target's parts as they were made before they were built
+    # from those of the set one card smaller: every non-empty part in the
+    # counting order of its mask, value summed in card order, stably sorted.
+    memo = bjb._memo(game.cfg)
+    values = [bot.card_value(game, c) for c in cards]
+    subs = []
+    for sub in range(1, 1 << len(cards)):
+        v = 0
+        for k in range(len(cards)):
+            if sub >> k & 1:
+                v += values[k]
+        subs.append((v, [bjb._card(game.cfg, memo, cards[k]) for k in range(len(cards))
+                         if sub >> k & 1]))
+    subs.sort(key=lambda x: -x[0])
+    return subs
+
+
+def test_target_needs_and_parts_match_the_reference():
+    # The requirements and parts of a target set, built from those of the set
+    # one card smaller, equal the ones worked out from scratch (card "need"
+    # dicts, forbidden symbols by name), for sets of 1-5 cards of every kind
+    # (Handbooks among them) and every forbidden mask of up to two symbols.
+    cfg = bjb._config(bjb.load_config())
+    game = BeetlejuiceGame(cfg, 2, Rng(1), {})
+    bot = bjb.HeuristicBot()
+    pick = random.Random(5)
+    ids = list(cfg.house_ids)
+    nsym = len(cfg.symbols)
+    masks = [0] + [1 << i for i in range(nsym)] + [(1 << i) | (1 << j)
+                                                  for i in range(nsym) for j in range(i)]
+    checked = 0
+    for _ in range(400):
+        cards = tuple(pick.sample(ids, pick.randint(1, 5)))
+        forb = pick.choice(masks)
+        want = [(tuple((cfg.symbols.index(s), k) for s, k in d.items()), b)
+                for d, b in bjb.HeuristicBot._work_out_needs(
+                    cfg, list(cards), set(cfg.mask_symbols(forb)))]
+        assert bjb.HeuristicBot._needs(cfg, list(cards), forb) == want
+        assert bot._parts(game, bjb._memo(cfg), cards) == _reference_parts(bot, game, cards)
+        checked += 1
+    assert checked == 400
+
+
+def test_heuristic_collect_matches_the_legal_actions_choice():
+    # The heuristic picks what to collect among the sets it lists itself
+    # (bjb.feasible_sets); the choice is the one made from legal_actions().
+    class _Ref(bjb.HeuristicBot):
+        def _collect(self, game):
+            me = game.cur
+            others = max([game.points(p) for p in range(game.n) if p != me] or [-1])
+            best, best_v = ("collect", ()), None
+            for act in game.legal_actions():
+                sel = act[1]
+                v = self._set_value(game, sel)
+                res = [c for c in (game.slots[i] for i in sel) if game.cfg.is_resident(c)]
+                if len(game.won[me]) + len(res) >= game.target():
+                    if game.points(me) + sum(game.cfg.points(c) for c in res) <= others:
+                        v -= 100.0
+                if best_v is None or v > best_v:
+                    best, best_v = act, v
+            return best
+
+    bot, ref = bjb.HeuristicBot(), _Ref()
+    cfg = bjb._config(bjb.load_config())
+    checked = 0
+    for seed in range(60):
+        rng = Rng(seed)
+        game = BeetlejuiceGame(cfg, 3, rng, {"expert": seed % 2 == 0})
+        while not game.is_over():
+            if game.phase == "collect":
+                assert bot._collect(game) == ref._collect(game)
+                checked += 1
+            a = auto_chance(game, rng) if game.to_act == CHANCE else bot.choose(game)
+            game.apply(a)
+    assert checked > 300
+
+
+def test_heuristic_decide_matches_the_now_value_reference():
+    # _decide values the dice showing from what best_plan worked out for the
+    # position; the move is the one _now_value (counting the dice again) gives.
+    class _Ref(bjb.HeuristicBot):
+        def _decide(self, game):
+            dice = game.dice
+            bj_now = dice.count(BJ)
+            plan = self.best_plan(game)
+            if plan is None or plan[0] <= self._now_value(game) + 0.05:
+                return ("stop",)
+            if (bj_now == game.threshold() - 1 and not plan[2]
+                    and ("handbook", "reroll_bj") in game.legal_actions()):
+                return ("handbook", "reroll_bj")
+            roll = reroll_for_keep(game, plan[1])
+            return ("stop",) if roll is None else ("reroll", roll)
+
+    bot, ref = bjb.HeuristicBot(), _Ref()
+    checked = 0
+    for game in _positions(range(80), "heuristic"):
+        assert bot._decide(game) == ref._decide(game)
+        checked += 1
+    assert checked > 500
+
+
 def _port_level_per_pin(m: Mcp23017Model, port: int) -> int:
     v = 0
     for bit in range(8):
