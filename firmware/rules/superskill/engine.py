@@ -445,12 +445,15 @@ class SuperSkillGame:
                     bases.append((s, s))
             # the spinner box the other die fills does not depend on the value
             sboxes = [(sf, t.level(sf, oid), self.spinner_box(p, sf, self.dice[1 - d]))
-                      for sf in spins]
+                      for sf in spins] if spins else ()
             for s, base in bases:
                 deltas = [0]
                 if nudge:
-                    for v in range(lo, hi + 1):
-                        if v != base and (most is None or -most <= v - base <= most):
+                    # every value the nudge may reach, lowest first
+                    v0 = lo if most is None or base - most < lo else base - most
+                    v1 = hi if most is None or base + most > hi else base + most
+                    for v in range(v0, v1 + 1):
+                        if v != base:
                             deltas.append(v - base)
                 for n in deltas:
                     v = base + n
