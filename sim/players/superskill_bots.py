@@ -116,6 +116,7 @@ class Evaluator:
         self._rows_of: Callable = self._getter()
         self._plain_sets: list = []
         self._plain_once = False
+        self._all_plain = False
         self._terms: dict = {}
         self._extra = type(self.know) is not TableKnowledge
 
@@ -174,7 +175,6 @@ class Evaluator:
                     rows.append(o.feature)
         self._fill_rows = tuple(rows)
         self._rows_of = self._getter()
-        self._all_plain = False
         self._plain_sets = [all(r[0] in ("stars", "skill_shot")
                                 or (r[0] == "menu" and r[1] in self._plain_menus)
                                 for r in s.reward)
