@@ -1,14 +1,14 @@
 """One pass of the virtual-time loop: CPython 3.11's BaseEventLoop._run_once,
 step for step, for a clock that is not the wall clock and a loop not in debug
 mode (VirtualTimeLoop falls back to asyncio's own pass otherwise), with the
-virtual-time select of sim/core/loop.py (`_VirtualSelector.select`) and the
-clock's `advance_to` written into it.
+virtual-time select of sim/core/loop.py (`_VirtualSelector.select`) written
+into it (it calls the clock's `advance_to` only when an event is due).
 
 Why a copy: a Roller Ghoster game makes about 10,000 loop passes (every beam
 glitch wakes the beam task), and asyncio's pass costs two `time()` calls, a
 selector call and an empty `_process_events` each time. This one reads the
 virtual clock directly, skips the empty event processing and makes no call
-for the select or the clock; it keeps every step of the original in its
+for the select, nor for the clock when no event is due; it keeps every step of the original in its
 order (the same timeout, the same `end_time = now + clock_resolution` with
 the same float arithmetic, the same hardware events fired at the same
 times, the same handles run), so the same seed runs the same game
@@ -91,17 +91,12 @@ def run_virtual(loop: Any) -> None:
                 loop._process_events(event_list)
             event_list = None
         else:
-            # _VirtualSelector.select without real I/O, the clock's advance_to
-            # (fire every event due up to t, then set now to t) written in.
+            # _VirtualSelector.select without real I/O: the clock's
+            # advance_to (fire every event due up to t, then set now to t),
+            # called only when an event is due (the usual pass has none).
             if timeout == 0:
-                t_to = clk.now_us
-                while events and events[0][0] <= t_to:
-                    t, _, fn = _heappop(events)
-                    if t > clk.now_us:
-                        clk.now_us = t
-                    fn()
-                if t_to > clk.now_us:
-                    clk.now_us = t_to
+                if events and events[0][0] <= clk.now_us:
+                    clk.advance_to(clk.now_us)
             else:
                 if timeout is None:
                     target = None
@@ -115,26 +110,14 @@ def run_virtual(loop: Any) -> None:
                     t_to = events[0][0]
                     if target is not None and t_to >= target:
                         break
-                    while events and events[0][0] <= t_to:
-                        t, _, fn = _heappop(events)
-                        if t > clk.now_us:
-                            clk.now_us = t
-                        fn()
-                    if t_to > clk.now_us:
-                        clk.now_us = t_to
+                    clk.advance_to(t_to)
                     if ready:
                         woke = True
                         break
                 if not woke:
                     if target is None:
                         raise Deadlock("all tasks wait forever and no hardware event is scheduled")
-                    while events and events[0][0] <= target:
-                        t, _, fn = _heappop(events)
-                        if t > clk.now_us:
-                            clk.now_us = t
-                        fn()
-                    if target > clk.now_us:
-                        clk.now_us = target
+                    clk.advance_to(target)
 
         # Handle 'later' callbacks that are ready.
         end_time = clk.now_us / 1e6 + clock_resolution
