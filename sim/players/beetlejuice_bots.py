@@ -298,23 +298,6 @@ class HeuristicBot:
             return -SUMMON_LOSS
         return -SUMMON_COST
 
-    def _now_value(self, game: BeetlejuiceGame) -> float:
-        # The best set the dice showing can scare (max over feasible_sets(game)):
-        # the first of the parts of every face-up card (highest value first,
-        # see _target) the dice can scare.
-        cfg = game.cfg
-        memo = _memo(cfg)
-        syms = cfg.symbols
-        left = [0] * len(syms)
-        for f in game.dice:
-            if f in syms:
-                left[syms.index(f)] += 1
-        forb = game._forbid_mask()
-        targets = self._targets(game, memo, tuple(game.slots), forb)
-        if not targets:
-            return 0
-        return self._best_part(targets[-1][2], forb, left)
-
     @staticmethod
     def _best_part(subs: list, forb: int, left: list):
         """The value of the first of `subs` (a target's parts, highest value
@@ -411,8 +394,10 @@ class HeuristicBot:
         plan = self.best_plan(game)
         if plan is None:
             return ("stop",)
-        # _now_value(game) from what best_plan just worked out for this
-        # position: the dice counts per symbol and the face-up cards' targets
+        # the best set the dice showing can scare, from what best_plan just
+        # worked out for this position: the dice counts per symbol and the
+        # face-up cards' targets (the first part of every card's target, highest
+        # value first, the dice can scare)
         cnt, targets, forb = self._seen
         if plan[0] <= self._best_part(targets[-1][2], forb, cnt) + 0.05:
             return ("stop",)
@@ -462,7 +447,7 @@ class HeuristicBot:
         left = [0] * len(syms)
         best = None
         targets = self._targets(game, memo, slots, forb)
-        self._seen = (cnt, targets, forb)      # for _decide's _now_value
+        self._seen = (cnt, targets, forb)      # for _decide: the dice showing's value
         bj_keep = bj_count - spare_bj       # bj_eff without and with a Beetlejuice symbol needed
         for value, needs, subs in targets:
             for need, need_bj, total in needs:
@@ -515,7 +500,7 @@ class HeuristicBot:
         (in the order of counting through the occupied slots), its value, its
         requirements (_needs) and its non-empty parts, highest value first.
         Remembered per set of cards: a card stays face up for several turns;
-        the last list made is kept too (_now_value asks for the same one)."""
+        the last list made is kept too (the same cards stay face up over a turn's rolls)."""
         last = self._last_targets
         if last is not None and last[0] == slots and last[1] == forb and last[2] is memo:
             return last[3]
@@ -580,7 +565,8 @@ class HeuristicBot:
         allowed (`forb`: the forbidden symbols' mask), each as ((symbol index,
         count), ...) in the order the cards name them, and whether a
         Beetlejuice symbol is needed; remembered (the caller must not change it).
-        The same list as _work_out_needs, built from the requirements of
+        The same list as working every combination out card by card (the
+        reference in tests/sim/core/test_fast_paths.py), built from the requirements of
         cards[:-1] (remembered too) and the last card's decoded alternatives
         (symbol order, as its "need" dicts), its forbidden symbols by mask."""
         memo = _memo(cfg)
@@ -615,27 +601,6 @@ class HeuristicBot:
                     else:
                         combos.append((base, nb or has_bj))
             needs[key] = combos
-        return combos
-
-    @staticmethod
-    def _work_out_needs(cfg, cards: list[str], forb: set) -> list:
-        combos: list[tuple[dict, bool]] = [({}, False)]
-        for c in cards:
-            card = cfg.card[c]
-            nxt = []
-            for alt in card["need"]:
-                if not card["handbook"] and any(s in forb for s in alt):
-                    continue
-                for base, nb in combos:
-                    d = dict(base)
-                    b = nb
-                    for s, k in alt.items():
-                        if s == BJ:
-                            b = True
-                        else:
-                            d[s] = d.get(s, 0) + k
-                    nxt.append((d, b))
-            combos = nxt
         return combos
 
 

@@ -138,11 +138,35 @@ class _ReferenceBot(bjb.HeuristicBot):
         key = (tuple(cards), frozenset(forb))
         combos = memo.get(key)
         if combos is None:
-            combos = memo[key] = bjb.HeuristicBot._work_out_needs(cfg, cards, forb)
+            combos = memo[key] = _work_out_needs(cfg, cards, forb)
         return combos
 
 
 _REF_NEEDS: dict = {}
+
+
+def _work_out_needs(cfg, cards: list[str], forb: set) -> list:
+    # The requirements of a set of cards as HeuristicBot._needs worked them out
+    # before it built them from the smaller set's (the reference it is checked
+    # against): every alternative of every card combined, card by card.
+    combos: list[tuple[dict, bool]] = [({}, False)]
+    for c in cards:
+        card = cfg.card[c]
+        nxt = []
+        for alt in card["need"]:
+            if not card["handbook"] and any(s in forb for s in alt):
+                continue
+            for base, nb in combos:
+                d = dict(base)
+                b = nb
+                for s, k in alt.items():
+                    if s == BJ:
+                        b = True
+                    else:
+                        d[s] = d.get(s, 0) + k
+                nxt.append((d, b))
+        combos = nxt
+    return combos
 
 
 def _positions(seeds, policy="random"):
@@ -223,7 +247,7 @@ def test_target_needs_and_parts_match_the_reference():
         cards = tuple(pick.sample(ids, pick.randint(1, 5)))
         forb = pick.choice(masks)
         want = [(tuple((cfg.symbols.index(s), k) for s, k in d.items()), b)
-                for d, b in bjb.HeuristicBot._work_out_needs(
+                for d, b in _work_out_needs(
                     cfg, list(cards), set(cfg.mask_symbols(forb)))]
         assert bjb.HeuristicBot._needs(cfg, list(cards), forb) == want
         assert bot._parts(game, bjb._memo(cfg), cards) == _reference_parts(bot, game, cards)
@@ -269,6 +293,23 @@ def test_heuristic_decide_matches_the_now_value_reference():
     # _decide values the dice showing from what best_plan worked out for the
     # position; the move is the one _now_value (counting the dice again) gives.
     class _Ref(bjb.HeuristicBot):
+        def _now_value(self, game):
+            # The best set the dice showing can scare (max over feasible_sets(game)):
+            # the first of the parts of every face-up card (highest value first,
+            # see _target) the dice can scare.
+            cfg = game.cfg
+            memo = bjb._memo(cfg)
+            syms = cfg.symbols
+            left = [0] * len(syms)
+            for f in game.dice:
+                if f in syms:
+                    left[syms.index(f)] += 1
+            forb = game._forbid_mask()
+            targets = self._targets(game, memo, tuple(game.slots), forb)
+            if not targets:
+                return 0
+            return self._best_part(targets[-1][2], forb, left)
+
         def _decide(self, game):
             dice = game.dice
             bj_now = dice.count(BJ)
